@@ -1,0 +1,156 @@
+import { z } from 'zod';
+
+/** Time as an ISO-8601 string on the wire. */
+export const IsoDate = z.string();
+
+/** Custom data a client may attach to users, channels and messages. */
+export const CustomData = z.record(z.string(), z.unknown());
+
+export const ChatUser = z.looseObject({
+  id: z.string(),
+  name: z.string().optional(),
+  image: z.string().optional(),
+  role: z.string().optional(),
+  language: z.string().optional(),
+  online: z.boolean().optional(),
+  last_active: IsoDate.optional(),
+  created_at: IsoDate.optional(),
+  updated_at: IsoDate.optional(),
+  /** Organizations (teams) where this user is a client. */
+  clientOf: z.array(z.string()).optional(),
+  /** Organizations (teams) where this user is a guest. */
+  guestOf: z.array(z.string()).optional(),
+});
+export type ChatUser = z.infer<typeof ChatUser>;
+
+/** The connected user, with unread totals (sent in `health.check`). */
+export const OwnUser = ChatUser.extend({
+  total_unread_count: z.number(),
+  unread_channels: z.number(),
+});
+export type OwnUser = z.infer<typeof OwnUser>;
+
+export const MessageType = z.enum(['regular', 'reply', 'system', 'error', 'deleted', 'ephemeral']);
+export type MessageType = z.infer<typeof MessageType>;
+
+export const Reaction = z.object({
+  type: z.string(),
+  score: z.number(),
+  user_id: z.string(),
+  user: ChatUser.optional(),
+  message_id: z.string(),
+  created_at: IsoDate,
+  updated_at: IsoDate.optional(),
+});
+export type Reaction = z.infer<typeof Reaction>;
+
+export const ReactionGroup = z.object({
+  count: z.number(),
+  sum_scores: z.number(),
+  first_reaction_at: IsoDate,
+  last_reaction_at: IsoDate,
+});
+
+const messageShape = {
+  id: z.string(),
+  cid: z.string(),
+  text: z.string(),
+  type: MessageType,
+  user: ChatUser.optional(),
+  user_id: z.string().optional(),
+  parent_id: z.string().optional(),
+  show_in_channel: z.boolean().optional(),
+  quoted_message_id: z.string().optional(),
+  mentioned_users: z.array(ChatUser),
+  attachments: z.array(CustomData),
+  silent: z.boolean(),
+  pinned: z.boolean(),
+  pinned_at: IsoDate.nullable().optional(),
+  pin_expires: IsoDate.nullable().optional(),
+  reply_count: z.number(),
+  reaction_counts: z.record(z.string(), z.number()),
+  reaction_scores: z.record(z.string(), z.number()),
+  reaction_groups: z.record(z.string(), ReactionGroup),
+  latest_reactions: z.array(Reaction),
+  own_reactions: z.array(Reaction),
+  created_at: IsoDate,
+  updated_at: IsoDate,
+  deleted_at: IsoDate.optional(),
+  message_text_updated_at: IsoDate.optional(),
+};
+
+export const Message = z.looseObject({
+  ...messageShape,
+  quoted_message: z.looseObject(messageShape).optional(),
+});
+export type Message = z.infer<typeof Message>;
+
+export const ChannelMember = z.object({
+  user_id: z.string(),
+  user: ChatUser.optional(),
+  channel_role: z.string(),
+  created_at: IsoDate,
+  updated_at: IsoDate,
+  invited: z.boolean().optional(),
+  invite_accepted_at: IsoDate.optional(),
+  invite_rejected_at: IsoDate.optional(),
+  pinned_at: IsoDate.nullable().optional(),
+  archived_at: IsoDate.nullable().optional(),
+  banned: z.boolean().optional(),
+  shadow_banned: z.boolean().optional(),
+});
+export type ChannelMember = z.infer<typeof ChannelMember>;
+
+export const ChannelConfig = z.looseObject({
+  name: z.string(),
+  commands: z.array(z.object({ name: z.string(), args: z.string().optional(), description: z.string().optional() })),
+  url_enrichment: z.boolean(),
+  typing_events: z.boolean(),
+  read_events: z.boolean(),
+  replies: z.boolean(),
+  reactions: z.boolean(),
+});
+export type ChannelConfig = z.infer<typeof ChannelConfig>;
+
+/** Channel data as presented to one viewer. Custom fields (caseplans, organizations, hasClient, hasGuest) sit at the top level. */
+export const Channel = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  cid: z.string(),
+  team: z.string().optional(),
+  name: z.string().optional(),
+  created_by: ChatUser.optional(),
+  created_at: IsoDate,
+  updated_at: IsoDate,
+  last_message_at: IsoDate.optional(),
+  member_count: z.number(),
+  frozen: z.boolean(),
+  disabled: z.boolean().optional(),
+  hidden: z.boolean().optional(),
+  cooldown: z.number().optional(),
+  truncated_at: IsoDate.optional(),
+  config: ChannelConfig,
+  own_capabilities: z.array(z.string()),
+});
+export type Channel = z.infer<typeof Channel>;
+
+export const ReadState = z.object({
+  user: ChatUser,
+  last_read: IsoDate,
+  last_read_message_id: z.string().optional(),
+  unread_messages: z.number(),
+});
+export type ReadState = z.infer<typeof ReadState>;
+
+/** One channel with its state, as answered by query/watch. */
+export const ChannelState = z.object({
+  channel: Channel,
+  messages: z.array(Message),
+  pinned_messages: z.array(Message),
+  members: z.array(ChannelMember),
+  membership: ChannelMember.optional(),
+  read: z.array(ReadState),
+  watcher_count: z.number(),
+  watchers: z.array(ChatUser).optional(),
+});
+export type ChannelState = z.infer<typeof ChannelState>;

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { CHAT_LIMITS } from '../constants.js';
+import { CustomData } from './models.js';
+
+/** Channel types and ids: letters, digits, `!`, `-` and `_`, at most 64 characters. */
+export const ChannelIdSchema = z
+  .string()
+  .min(1)
+  .max(CHAT_LIMITS.maxChannelIdLength)
+  .regex(/^[\w!-]+$/, 'may only contain letters, digits, "!", "-" and "_"');
+
+/** Pagination of messages inside a channel query (chat-spec §7 POST /query). */
+export const MessagePagination = z.object({
+  limit: z.number().int().min(0).max(CHAT_LIMITS.maxQueryLimit).optional(),
+  id_lt: z.string().optional(),
+  id_gt: z.string().optional(),
+  id_lte: z.string().optional(),
+  id_gte: z.string().optional(),
+  id_around: z.string().optional(),
+  created_at_around: z.string().optional(),
+});
+export type MessagePagination = z.infer<typeof MessagePagination>;
+
+/** `POST /chat/channels/{type}/{id}/query` (and `/chat/channels/{type}/query` for distinct channels). */
+export const QueryChannelRequest = z.object({
+  data: z
+    .looseObject({
+      members: z.array(z.string()).optional(),
+      team: z.string().optional(),
+      name: z.string().optional(),
+    })
+    .optional(),
+  state: z.boolean().optional(),
+  watch: z.boolean().optional(),
+  presence: z.boolean().optional(),
+  messages: MessagePagination.optional(),
+  members: z.object({ limit: z.number().int().min(0).optional(), offset: z.number().int().min(0).optional() }).optional(),
+  watchers: z.object({ limit: z.number().int().min(0).optional() }).optional(),
+});
+export type QueryChannelRequest = z.infer<typeof QueryChannelRequest>;
+
+/** `POST /chat/channels` (query channels). */
+export const QueryChannelsRequest = z.object({
+  filter_conditions: CustomData.optional(),
+  sort: z.array(z.object({ field: z.string(), direction: z.union([z.literal(1), z.literal(-1)]) })).optional(),
+  limit: z.number().int().min(0).max(CHAT_LIMITS.maxQueryLimit).optional(),
+  offset: z.number().int().min(0).optional(),
+  message_limit: z.number().int().min(0).max(CHAT_LIMITS.maxQueryLimit).optional(),
+  member_limit: z.number().int().min(0).optional(),
+  state: z.boolean().optional(),
+  watch: z.boolean().optional(),
+  presence: z.boolean().optional(),
+});
+export type QueryChannelsRequest = z.infer<typeof QueryChannelsRequest>;
+
+/** The message part of `POST /chat/channels/{type}/{id}/message`. */
+export const NewMessage = z.looseObject({
+  id: z.string().min(1).max(255).optional(),
+  text: z.string().optional(),
+  type: z.enum(['regular', 'system']).optional(),
+  parent_id: z.string().optional(),
+  show_in_channel: z.boolean().optional(),
+  quoted_message_id: z.string().optional(),
+  mentioned_users: z.array(z.string()).optional(),
+  attachments: z.array(CustomData).max(CHAT_LIMITS.maxAttachments).optional(),
+  silent: z.boolean().optional(),
+  poll_id: z.string().optional(),
+});
+export type NewMessage = z.infer<typeof NewMessage>;
+
+export const SendMessageRequest = z.object({
+  message: NewMessage,
+  skip_push: z.boolean().optional(),
+  skip_enrich_url: z.boolean().optional(),
+});
+export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
+
+/** `POST /chat/sync`. */
+export const SyncRequest = z.object({
+  channel_cids: z.array(z.string()).max(CHAT_LIMITS.maxQueryLimit),
+  last_sync_at: z.string(),
+});
+export type SyncRequest = z.infer<typeof SyncRequest>;

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { ChannelState, Message } from './models.js';
+import { ChatEvent } from './events.js';
+
+export const QueryChannelResponse = ChannelState.extend({ duration: z.string().optional() });
+export type QueryChannelResponse = z.infer<typeof QueryChannelResponse>;
+
+export const QueryChannelsResponse = z.object({
+  channels: z.array(ChannelState),
+  duration: z.string().optional(),
+});
+export type QueryChannelsResponse = z.infer<typeof QueryChannelsResponse>;
+
+export const SendMessageResponse = z.object({ message: Message, duration: z.string().optional() });
+export type SendMessageResponse = z.infer<typeof SendMessageResponse>;
+
+export const SyncResponse = z.object({ events: z.array(ChatEvent), duration: z.string().optional() });
+export type SyncResponse = z.infer<typeof SyncResponse>;
+

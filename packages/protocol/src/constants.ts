@@ -1,0 +1,57 @@
+/**
+ * Business constants shared by server, SDK and web (chat-spec §9, product-spec §9).
+ * One definition each; nothing else in the repo hard-codes these numbers.
+ */
+export const CHAT_LIMITS = {
+  /** Default page of messages (chat-spec §9). */
+  messagePageSize: 25,
+  /** The virtual list keeps at most 4 pages (chat-spec §9). */
+  messageWindowMax: 100,
+  /** Channel page size of `POST /chat/channels` (chat-spec §7). */
+  channelPageSize: 25,
+  /** Largest page any query accepts. */
+  maxQueryLimit: 300,
+  /** Channel list re-query on connection recovery. */
+  recoveryChannelLimit: 30,
+  /** Replies per page in a thread. */
+  threadReplyPageSize: 50,
+  /** Our chosen send length limit (chat-spec §5 leaves the value open; documented in docs/decisions.md). */
+  maxMessageLength: 5000,
+  /** Attachments per message. */
+  maxAttachments: 30,
+  /** Channel and channel-type ids: letters, digits and `!-_`, at most 64 characters. */
+  maxChannelIdLength: 64,
+} as const;
+
+export const CHAT_TIMING = {
+  wsPingIntervalMs: 25_000,
+  connectionCheckTimeoutMs: 35_000,
+  reconnectBackoffMaxMs: 25_000,
+  initialConnectTimeoutMs: 15_000,
+  initialConnectTimeoutWithFallbackMs: 6_000,
+  longPollTimeoutMs: 30_000,
+  longPollConnectTimeoutMs: 8_000,
+  httpTimeoutMs: 3_000,
+  typingStartIntervalMs: 2_000,
+  typingExpiryMs: 7_000,
+  markReadThrottleMs: 1_050,
+  markThreadReadThrottleMs: 1_000,
+  searchDebounceMs: 300,
+  notificationDurationMs: 5_000,
+  highlightClearMs: 1_000,
+  jumpCompleteMs: 200,
+  jumpToLatestReappearMs: 100,
+} as const;
+
+export const PRODUCT_CONSTANTS = {
+  caseplanLoadTimeoutMs: 10_000,
+  pushToastDurationMs: 5_000,
+  mobileBreakpointPx: 576,
+  participantsPreview: 3,
+  newAccountThresholdMs: 1_000,
+  magicLinkPath: '/_action',
+  magicLinkStorageKey: 'magicLinkEmail',
+} as const;
+
+/** Default reaction types (chat-spec §3). */
+export const DEFAULT_REACTION_TYPES = ['haha', 'like', 'love', 'sad', 'wow'] as const;

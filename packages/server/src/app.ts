@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import type { Platform } from './platform/context.js';
+import { registerChat, type ChatModule } from './chat/index.js';
+import { registerProduct, type ProductModule } from './product/index.js';
+
+export interface App {
+  http: FastifyInstance;
+  chat: ChatModule;
+  product: ProductModule;
+}
+
+const WEB_DIST_DEFAULT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+
+/** Builds the HTTP server with every module on the given platform; does not listen. */
+export async function buildApp(platform: Platform): Promise<App> {
+  const http = Fastify({
+    loggerInstance: platform.log as FastifyBaseLogger,
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    disableRequestLogging: platform.config.logLevel === 'warn',
+  });
+  await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
+
+  let ready = false;
+  http.get('/healthz', async (_req, reply) => {
+    if (!ready) return reply.code(503).send({ status: 'starting' });
+    await platform.db.query('SELECT 1');
+    return { status: 'ok' };
+  });
+
+  const chat = await registerChat(http, platform);
+  const product = await registerProduct(http, platform, chat);
+
+  const webDist = platform.config.webDist ?? WEB_DIST_DEFAULT;
+  if (fs.existsSync(path.join(webDist, 'index.html'))) {
+    await http.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: false });
+    // Client-side routes (`/`, `/app/...`, `/_action`) all load the single-page app.
+    http.setNotFoundHandler((req, reply) => {
+      const url = req.url.split('?')[0] ?? '';
+      if (req.method === 'GET' && !/^\/(api|chat|dev)(\/|$)/.test(url) && !path.extname(url)) {
+        return reply.type('text/html').sendFile('index.html');
+      }
+      return notFound(url, reply);
+    });
+  } else {
+    http.setNotFoundHandler((req, reply) => notFound(req.url.split('?')[0] ?? '', reply));
+  }
+
+  http.addHook('onReady', async () => {
+    ready = true;
+  });
+  return { http, chat, product };
+}
+
+function notFound(url: string, reply: import('fastify').FastifyReply) {
+  if (url.startsWith('/chat')) {
+    return reply.code(404).send({ code: 16, message: `Route not found: ${url}`, StatusCode: 404 });
+  }
+  return reply.code(404).send({ error: { status: 'not-found', message: `Route not found: ${url}` } });
+}

@@ -1,0 +1,35 @@
+import type { Channel, ChatUser, Message, NewMessage } from '@caseroom/protocol';
+
+/** A user as the product upserts it: id plus any of name, image, role and custom fields (clientOf, guestOf). */
+export type ChatUserInput = { id: string; name?: string; image?: string | null; role?: string } & Record<string, unknown>;
+
+/** Channel data on create: members, team and custom fields (caseplans, organizations, hasClient, hasGuest). */
+export type ChannelInput = { members?: string[]; team?: string; name?: string; frozen?: boolean } & Record<string, unknown>;
+
+/** What `onMessageNew` hooks receive, after commit. */
+export interface MessageNewHook {
+  cid: string;
+  channel: { team?: string; custom: Record<string, unknown> };
+  message: Message;
+}
+
+/**
+ * The chat service's server-side API, with full rights (like a client holding the API secret).
+ * The product module drives chat only through this.
+ */
+export interface ChatServerApi {
+  /** Mints a chat JWT (HS256 with CHAT_API_SECRET, claim `user_id`). */
+  createToken(userId: string, expiresInSeconds?: number): Promise<string>;
+  upsertUsers(users: ChatUserInput[]): Promise<ChatUser[]>;
+  /** Creates the channel (by id, or by distinct member list when `id` is undefined) or returns the existing one. */
+  getOrCreateChannel(type: string, id: string | undefined, data: ChannelInput, createdById: string): Promise<Channel>;
+  /** Partial update of channel data (custom fields, frozen, cooldown, name). Emits `channel.updated`. */
+  updateChannelPartial(cid: string, set: Record<string, unknown>, unset?: string[]): Promise<Channel>;
+  addMembers(cid: string, userIds: string[]): Promise<void>;
+  removeMembers(cid: string, userIds: string[]): Promise<void>;
+  /** Channels matching a query-channels filter, as seen by the server (no capabilities). */
+  queryChannels(filter: Record<string, unknown>, limit?: number): Promise<Channel[]>;
+  sendMessage(cid: string, userId: string, message: NewMessage): Promise<Message>;
+  /** Hook run after a message commits (the product records statistics from it). */
+  onMessageNew(hook: (event: MessageNewHook) => void | Promise<void>): void;
+}

@@ -1,0 +1,114 @@
+import path from 'node:path';
+
+/** Validated runtime configuration, read once from the environment. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  publicUrl: string;
+  smtpUrl: string | undefined;
+  chatApiKey: string;
+  chatApiSecret: string;
+  authSecret: string;
+  seedDemo: boolean;
+  production: boolean;
+  logLevel: string;
+  webDist: string | undefined;
+  oauth: Record<'google' | 'microsoft' | 'apple', { clientId: string; clientSecret: string; issuer?: string } | undefined>;
+}
+
+/** A configuration error names the variable at fault; `main` prints it and exits. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function readPort(env: Env): number {
+  const raw = env.PORT ?? '3000';
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 0 || port > 65535) {
+    throw new ConfigError('PORT', `must be a port number from 0 to 65535, got "${raw}"`);
+  }
+  return port;
+}
+
+function readUrl(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${url.protocol}"`);
+  }
+  return raw;
+}
+
+function readBool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(name, `must be 1 or 0 (true/false), got "${raw}"`);
+}
+
+function readSecret(env: Env, name: string, production: boolean, devDefault: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') {
+    if (production) throw new ConfigError(name, 'is required in production (NODE_ENV=production)');
+    return devDefault;
+  }
+  if (raw.length < 16) throw new ConfigError(name, 'must be at least 16 characters long');
+  return raw;
+}
+
+function readOAuth(env: Env, provider: string) {
+  const id = env[`${provider}_CLIENT_ID`];
+  const secret = env[`${provider}_CLIENT_SECRET`];
+  if (!id && !secret) return undefined;
+  if (!id) throw new ConfigError(`${provider}_CLIENT_ID`, `is required when ${provider}_CLIENT_SECRET is set`);
+  if (!secret) throw new ConfigError(`${provider}_CLIENT_SECRET`, `is required when ${provider}_CLIENT_ID is set`);
+  const issuer = readUrl(env, `${provider}_ISSUER`, ['http:', 'https:']);
+  return { clientId: id, clientSecret: secret, ...(issuer ? { issuer } : {}) };
+}
+
+/** Reads and validates the environment. Throws {@link ConfigError} naming the first bad variable. */
+export function loadConfig(env: Env = process.env): Config {
+  const production = env.NODE_ENV === 'production';
+  const port = readPort(env);
+  const databaseUrl = readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const publicUrl = readUrl(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: path.resolve(env.DATA_DIR ?? './data'),
+    databaseUrl,
+    redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    publicUrl: publicUrl.replace(/\/$/, ''),
+    smtpUrl: readUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    chatApiKey: env.CHAT_API_KEY || 'caseroom-dev-key',
+    chatApiSecret: readSecret(env, 'CHAT_API_SECRET', production, 'caseroom-dev-chat-secret-change-me'),
+    authSecret: readSecret(env, 'AUTH_SECRET', production, 'caseroom-dev-auth-secret-change-me'),
+    seedDemo: readBool(env, 'SEED_DEMO', databaseUrl === undefined),
+    production,
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
+    webDist: env.WEB_DIST,
+    oauth: {
+      google: readOAuth(env, 'GOOGLE'),
+      microsoft: readOAuth(env, 'MICROSOFT'),
+      apple: readOAuth(env, 'APPLE'),
+    },
+  };
+}

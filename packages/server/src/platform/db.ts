@@ -1,0 +1,131 @@
+import fs from 'node:fs/promises';
+import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+
+/** Result of one statement. */
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+/** Anything that runs SQL: the database itself or a transaction. */
+export interface Queryable {
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
+}
+
+/** A client checked out of a {@link PoolLike}; `release` returns it. The shape `pg.PoolClient` has. */
+export interface PoolClientLike {
+  query(text: string, params?: readonly unknown[]): Promise<{ rows: unknown[]; rowCount: number | null; command?: string }>;
+  release(): void;
+}
+
+/** The subset of `pg.Pool` that Kysely's PostgresDialect needs, implemented for both back ends. */
+export interface PoolLike {
+  connect(): Promise<PoolClientLike>;
+  end(): Promise<void>;
+}
+
+/** The system of record: PostgreSQL, embedded (PGlite) or a server. */
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  readonly pool: PoolLike;
+  /** Runs `fn` in one transaction; commits when it resolves, rolls back when it throws. */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/** Same value types on both back ends: bigint and numeric as JS numbers, timestamps as Date, json parsed. */
+pg.types.setTypeParser(INT8_OID, (v) => Number(v));
+pg.types.setTypeParser(NUMERIC_OID, (v) => Number(v));
+
+async function inTransaction<T>(client: PoolClientLike, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  const q: Queryable = {
+    query: async <R>(text: string, params?: readonly unknown[]) => {
+      const r = await client.query(text, params);
+      return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+    },
+  };
+  await client.query('BEGIN');
+  try {
+    const result = await fn(q);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+function fromPool(pool: PoolLike, kind: Db['kind'], close: () => Promise<void>): Db {
+  return {
+    kind,
+    pool,
+    async query<R>(text: string, params?: readonly unknown[]) {
+      const client = await pool.connect();
+      try {
+        const r = await client.query(text, params);
+        return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+      } finally {
+        client.release();
+      }
+    },
+    async tx<T>(fn: (q: Queryable) => Promise<T>) {
+      const client = await pool.connect();
+      try {
+        return await inTransaction(client, fn);
+      } finally {
+        client.release();
+      }
+    },
+    close,
+  };
+}
+
+/** Connects to a PostgreSQL server. */
+export function openPostgres(url: string, max = 10): Db {
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on('error', () => undefined); // an idle client's error surfaces on its next use
+  return fromPool(pool as unknown as PoolLike, 'postgres', () => pool.end());
+}
+
+/**
+ * PGlite is one connection. Callers take turns: `connect` waits for the previous holder's `release`,
+ * so a transaction never interleaves with another caller's statements.
+ */
+function pgliteSerialPool(lite: PGlite): PoolLike {
+  let tail: Promise<void> = Promise.resolve();
+  return {
+    connect() {
+      let release!: () => void;
+      const turn = new Promise<void>((resolve) => (release = resolve));
+      const ready = tail.then(() => undefined);
+      tail = tail.then(() => turn);
+      return ready.then(() => ({
+        async query(text: string, params?: readonly unknown[]) {
+          // Without parameters use the simple protocol, which (as on a server) allows several statements.
+          const r = params?.length
+            ? await lite.query(text, params as unknown[])
+            : ((await lite.exec(text)).at(-1) ?? { rows: [], affectedRows: 0 });
+          return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+        },
+        release,
+      }));
+    },
+    end: () => lite.close(),
+  };
+}
+
+/** Opens (and creates) the embedded database under `dir`; `dir` undefined means in memory. */
+export async function openPglite(dir: string | undefined): Promise<Db> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  if (dir) await fs.mkdir(dir, { recursive: true });
+  const lite = await PGlite.create({
+    ...(dir ? { dataDir: dir } : {}),
+    parsers: { [INT8_OID]: (v: string) => Number(v), [NUMERIC_OID]: (v: string) => Number(v) },
+  });
+  const pool = pgliteSerialPool(lite);
+  return fromPool(pool, 'pglite', () => lite.close());
+}

@@ -1,0 +1,19 @@
+import path from 'node:path';
+import { memoryBus, redisBus, type Bus } from './bus.js';
+import type { Config } from './config.js';
+import { openPglite, openPostgres, type Db } from './db.js';
+import type { Logger } from './logger.js';
+import { migrate } from './migrate.js';
+
+/** Opens the database named by the config (PGlite under DATA_DIR, or DATABASE_URL) and migrates it. */
+export async function openDatabase(config: Config, log: Logger): Promise<Db> {
+  const db = config.databaseUrl ? openPostgres(config.databaseUrl) : await openPglite(path.join(config.dataDir, 'pglite'));
+  const applied = await migrate(db);
+  log.info({ database: db.kind, applied }, 'database ready');
+  return db;
+}
+
+export async function openBus(config: Config, log: Logger): Promise<Bus> {
+  if (!config.redisUrl) return memoryBus();
+  return redisBus(config.redisUrl, (err) => log.error({ err }, 'redis bus error'));
+}

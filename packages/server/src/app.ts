@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import type { Platform } from './platform/context.js';
@@ -57,7 +57,7 @@ export async function buildApp(platform: Platform): Promise<App> {
   return { http, chat, product };
 }
 
-function notFound(url: string, reply: import('fastify').FastifyReply) {
+function notFound(url: string, reply: FastifyReply) {
   if (url.startsWith('/chat')) {
     return reply.code(404).send({ code: 16, message: `Route not found: ${url}`, StatusCode: 404 });
   }

@@ -23,7 +23,7 @@ export function memoryBus(): Bus {
     kind: 'memory',
     async publish(topic, payload) {
       // Deliver asynchronously, like the network would, so publishers never run subscribers' code inline.
-      queueMicrotask(() => emitter.emit(topic, payload));
+      setImmediate(() => emitter.emit(topic, payload));
     },
     async subscribe(topic, handler) {
       emitter.on(topic, handler);

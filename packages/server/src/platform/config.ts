@@ -16,7 +16,10 @@ export interface Config {
   production: boolean;
   logLevel: string;
   webDist: string | undefined;
-  oauth: Record<'google' | 'microsoft' | 'apple', { clientId: string; clientSecret: string; issuer?: string } | undefined>;
+  oauth: Record<
+    'google' | 'microsoft' | 'apple',
+    { clientId: string; clientSecret: string; issuer?: string } | undefined
+  >;
 }
 
 /** A configuration error names the variable at fault; `main` prints it and exits. */
@@ -78,8 +81,10 @@ function readOAuth(env: Env, provider: string) {
   const id = env[`${provider}_CLIENT_ID`];
   const secret = env[`${provider}_CLIENT_SECRET`];
   if (!id && !secret) return undefined;
-  if (!id) throw new ConfigError(`${provider}_CLIENT_ID`, `is required when ${provider}_CLIENT_SECRET is set`);
-  if (!secret) throw new ConfigError(`${provider}_CLIENT_SECRET`, `is required when ${provider}_CLIENT_ID is set`);
+  if (!id)
+    throw new ConfigError(`${provider}_CLIENT_ID`, `is required when ${provider}_CLIENT_SECRET is set`);
+  if (!secret)
+    throw new ConfigError(`${provider}_CLIENT_SECRET`, `is required when ${provider}_CLIENT_ID is set`);
   const issuer = readUrl(env, `${provider}_ISSUER`, ['http:', 'https:']);
   return { clientId: id, clientSecret: secret, ...(issuer ? { issuer } : {}) };
 }

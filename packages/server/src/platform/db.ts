@@ -15,7 +15,10 @@ export interface Queryable {
 
 /** A client checked out of a {@link PoolLike}; `release` returns it. The shape `pg.PoolClient` has. */
 export interface PoolClientLike {
-  query(text: string, params?: readonly unknown[]): Promise<{ rows: unknown[]; rowCount: number | null; command?: string }>;
+  query(
+    text: string,
+    params?: readonly unknown[],
+  ): Promise<{ rows: unknown[]; rowCount: number | null; command?: string }>;
   release(): void;
 }
 
@@ -108,8 +111,9 @@ function pgliteSerialPool(lite: PGlite): PoolLike {
           // Without parameters use the simple protocol, which (as on a server) allows several statements.
           const r = params?.length
             ? await lite.query(text, params as unknown[])
-            : ((await lite.exec(text)).at(-1) ?? { rows: [], affectedRows: 0 });
-          return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+            : ((await lite.exec(text)).at(-1) ?? { rows: [], fields: [], affectedRows: 0 });
+          // Like pg: a statement that returns rows counts them, others count what they changed.
+          return { rows: r.rows, rowCount: r.fields.length > 0 ? r.rows.length : (r.affectedRows ?? 0) };
         },
         release,
       }));

@@ -7,7 +7,13 @@ export function createLogger(level: string): Logger {
   return pino({
     level,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.query.authorization', '*.password', '*.token'],
+      paths: [
+        'req.headers.authorization',
+        'req.headers.cookie',
+        'req.query.authorization',
+        '*.password',
+        '*.token',
+      ],
       censor: '[redacted]',
     },
   });

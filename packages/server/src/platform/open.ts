@@ -7,7 +7,9 @@ import { migrate } from './migrate.js';
 
 /** Opens the database named by the config (PGlite under DATA_DIR, or DATABASE_URL) and migrates it. */
 export async function openDatabase(config: Config, log: Logger): Promise<Db> {
-  const db = config.databaseUrl ? openPostgres(config.databaseUrl) : await openPglite(path.join(config.dataDir, 'pglite'));
+  const db = config.databaseUrl
+    ? openPostgres(config.databaseUrl)
+    : await openPglite(path.join(config.dataDir, 'pglite'));
   const applied = await migrate(db);
   log.info({ database: db.kind, applied }, 'database ready');
   return db;

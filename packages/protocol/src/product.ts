@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const PublicConfig = z.object({
   chatApiKey: z.string(),
   chatBaseUrl: z.string(),
+  /** Social sign-in providers configured on this server (`google`, `microsoft`, `apple`). */
   authProviders: z.array(z.string()).optional(),
 });
 export type PublicConfig = z.infer<typeof PublicConfig>;
@@ -12,26 +13,59 @@ export type PublicConfig = z.infer<typeof PublicConfig>;
 export const CallableRequest = z.object({ data: z.unknown().optional() });
 export type CallableRequest = z.infer<typeof CallableRequest>;
 
+/** Success body of `POST /api/functions/{name}`. */
+export const CallableResponse = z.object({ result: z.unknown() });
+export type CallableResponse = z.infer<typeof CallableResponse>;
+
 /** Result of `chat-getToken`. */
 export const ChatTokenResult = z.object({ result: z.string() });
 
-/** `GET /api/me`. */
+/** ISO 8601 timestamp as the product API answers it. */
+const Timestamp = z.string();
+
+/** The product's user record (product-spec §3 User), as its owner sees it. */
+export const ProductUser = z.object({
+  id: z.string(),
+  name: z.string(),
+  photo: z.string().nullable(),
+  timezone: z.string().nullable(),
+  lastLogin: Timestamp.nullable(),
+  created: Timestamp,
+  updated: Timestamp,
+});
+export type ProductUser = z.infer<typeof ProductUser>;
+
+/** `GET /api/me`: the signed-in account, its token claims and its user record. */
 export const MeResponse = z.object({
   uid: z.string(),
   email: z.string(),
   emailVerified: z.boolean(),
+  /** Token claims; `sadmin` is present (and `true`) only for super-admins. */
   claims: z.object({ sadmin: z.boolean().optional() }),
-  user: z.looseObject({ id: z.string(), name: z.string().optional(), photo: z.string().nullable().optional() }),
+  user: z.looseObject({
+    id: z.string(),
+    name: z.string().optional(),
+    photo: z.string().nullable().optional(),
+    timezone: z.string().nullable().optional(),
+    lastLogin: Timestamp.nullable().optional(),
+    created: Timestamp.optional(),
+    updated: Timestamp.optional(),
+  }),
 });
 export type MeResponse = z.infer<typeof MeResponse>;
 
-/** Case plan as answered by `GET /api/caseplans` (product-spec §3). */
+/** One entry of a case plan's `users` map: the person's role, team and whether they are active. */
 export const CaseplanUserEntry = z.object({
+  /** Role id (a key of `roles`), or null when the person has no role yet. */
   role: z.string().nullable(),
+  /** Team id (a key of `teams`), or null. */
   team: z.string().nullable(),
   active: z.boolean(),
   roleData: z.object({ client: z.boolean() }),
 });
+export type CaseplanUserEntry = z.infer<typeof CaseplanUserEntry>;
+
+/** A role on a case plan (product-spec §3 Role). */
 export const Role = z.object({
   id: z.string(),
   name: z.string(),
@@ -41,7 +75,16 @@ export const Role = z.object({
   user: z.string().nullable().optional(),
   invite: z.string().nullable().optional(),
 });
+export type Role = z.infer<typeof Role>;
+
+/** A team on a case plan (product-spec §3 Team). */
 export const Team = z.object({ id: z.string(), name: z.string(), organization: z.string() });
+export type Team = z.infer<typeof Team>;
+
+/**
+ * Case plan as answered by `GET /api/caseplans` (an array of these) and `GET /api/caseplans/{id}`
+ * (product-spec §3). `roles` and `teams` are maps keyed by id.
+ */
 export const Caseplan = z.object({
   id: z.string(),
   name: z.string(),
@@ -52,17 +95,24 @@ export const Caseplan = z.object({
   activeUsers: z.array(z.string()),
   createdBy: z.string(),
   closed: z.boolean(),
-  updated: z.string(),
+  created: Timestamp,
+  updated: Timestamp,
   custom: z.record(z.string(), z.unknown()),
 });
 export type Caseplan = z.infer<typeof Caseplan>;
 
+/** Organization user types; `admin` is the organization admin (product-spec §3, §5). */
+export const OrganizationUserType = z.enum(['admin', 'member', 'client', 'guest']);
+export type OrganizationUserType = z.infer<typeof OrganizationUserType>;
+
+/** Organization as answered by `GET /api/organizations` (an array of these). */
 export const Organization = z.object({
   id: z.string(),
   eid: z.string().nullable(),
   name: z.string(),
+  /** People with a type in the organization. Clients and guests see only their own entry. */
   users: z.record(z.string(), z.object({ type: z.string() })),
   activeUsers: z.array(z.string()),
-  updated: z.string(),
+  updated: Timestamp,
 });
 export type Organization = z.infer<typeof Organization>;

@@ -8,11 +8,12 @@ CREATE TABLE organizations (
   updated timestamptz NOT NULL DEFAULT now()
 );
 
--- One row per person in an organization. `type` is 'admin', 'member', 'client' or 'guest'.
+-- One row per person in an organization. `type` is 'admin', 'member', 'client' or 'guest'; NULL means
+-- "active without a user entry", which product-spec §5 counts as organization admin.
 CREATE TABLE organization_users (
   organization_id text NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
   user_id text NOT NULL REFERENCES "user" ("id") ON DELETE CASCADE,
-  type text NOT NULL,
+  type text CHECK (type IN ('admin', 'member', 'client', 'guest')),
   active boolean NOT NULL DEFAULT true,
   created timestamptz NOT NULL DEFAULT now(),
   updated timestamptz NOT NULL DEFAULT now(),

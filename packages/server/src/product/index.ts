@@ -1,18 +1,44 @@
 import type { FastifyInstance } from 'fastify';
-import type { Platform } from '../platform/context.js';
 import type { ChatModule } from '../chat/index.js';
+import type { Platform } from '../platform/context.js';
+import { createAuth, type Auth } from './auth/auth.js';
+import { chatCallables } from './callables/chat.js';
+import { CallableRegistry } from './callables/registry.js';
+import { authRoutes } from './http/auth-routes.js';
+import { createAuthenticator, type Authenticate } from './http/authenticate.js';
+import { productRoutes } from './http/routes.js';
+import { seedDemo, type DemoSeed } from './seed/demo.js';
+
+export type { DemoSeed } from './seed/demo.js';
+export { ProductError } from './errors.js';
 
 /** The product: accounts, users, organizations, case plans, contacts, statistics, callables. */
 export interface ProductModule {
+  /** The better-auth instance (sign-in, sessions). */
+  auth: Auth;
+  /** Resolves the signed-in user of a request (bearer token or session cookie), or throws 401. */
+  authenticate: Authenticate;
   /** Creates the demo organization, people, case plans and chats when they are missing. */
-  seedDemo(): Promise<void>;
+  seedDemo(): Promise<DemoSeed>;
 }
 
+/** Registers `/api/auth/*`, `/api/config`, `/api/me`, the reads and `/api/functions/{name}`. */
 export async function registerProduct(
-  _http: FastifyInstance,
-  _platform: Platform,
-  _chat: ChatModule,
+  http: FastifyInstance,
+  platform: Platform,
+  chat: ChatModule,
 ): Promise<ProductModule> {
-  // Routes are being built; until then the module registers nothing and seeding is a no-op.
-  return { seedDemo: async () => undefined };
+  const auth = createAuth(platform.config, platform.db, platform.log);
+  const authenticate = createAuthenticator(auth);
+  const callables = new CallableRegistry().add(...chatCallables(chat.server));
+
+  // Each in its own encapsulated context: auth keeps raw bodies, the product routes have their error handler.
+  await http.register(authRoutes, { auth });
+  await http.register(productRoutes, { platform, authenticate, callables });
+
+  return {
+    auth,
+    authenticate,
+    seedDemo: () => seedDemo(auth, platform.db, chat.server),
+  };
 }

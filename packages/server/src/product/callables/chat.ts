@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import type { ChatServerApi } from '../../chat/server-api.js';
+import { unauthenticated } from '../errors.js';
+import { chatUserFor } from '../users/chat-user.js';
+import { defineCallable } from './registry.js';
+
+/** Chat callables: `chat-getToken`. */
+export function chatCallables(chat: ChatServerApi) {
+  const getToken = defineCallable({
+    name: 'chat-getToken',
+    data: z.unknown(),
+    // Every signed-in user may connect to chat as themselves, and only as themselves.
+    authorize: async () => undefined,
+    action: async ({ caller, q }) => {
+      const user = await chatUserFor(q, caller.uid);
+      if (!user) throw unauthenticated();
+      return user;
+    },
+    // The chat user is upserted (name, image, clientOf, guestOf) before a token to connect as it is handed out.
+    afterCommit: async (caller, user) => {
+      await chat.upsertUsers([user]);
+      return chat.createToken(caller.uid);
+    },
+  });
+  return [getToken];
+}

@@ -1,0 +1,29 @@
+import { CallableRequest } from '@caseroom/protocol';
+import type { Db } from '../../platform/db.js';
+import { ProductError } from '../errors.js';
+import type { Caller } from '../http/authenticate.js';
+import type { CallableRegistry } from './registry.js';
+
+/**
+ * Runs one callable for an authenticated caller: parse the body, validate `data`, authorize and act in one
+ * transaction, then the after-commit step. Throws ProductError (or ZodError, answered 400) on failure.
+ */
+export async function runCallable(
+  registry: CallableRegistry,
+  db: Db,
+  name: string,
+  caller: Caller,
+  body: unknown,
+): Promise<unknown> {
+  const callable = registry.get(name);
+  if (!callable) throw new ProductError('not-found', `Unknown function: ${name}`);
+  const request = CallableRequest.safeParse(body ?? {});
+  if (!request.success) throw new ProductError('invalid-argument', 'Body must be {"data": ...}');
+  const data: unknown = callable.data.parse(request.data.data);
+  const staged = await db.tx(async (q) => {
+    const ctx = { caller, q };
+    await callable.authorize(ctx, data);
+    return callable.action(ctx, data);
+  });
+  return callable.afterCommit ? callable.afterCommit(caller, staged) : staged;
+}

@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Auth } from '../auth/auth.js';
+
+/** The Fetch `Request` better-auth expects, built from a fastify request whose body is kept raw. */
+export function toFetchRequest(req: FastifyRequest): Request {
+  const url = `${req.protocol}://${req.host}${req.url}`;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, String(value));
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.body !== undefined;
+  return new Request(url, {
+    method: req.method,
+    headers,
+    ...(hasBody ? { body: new Uint8Array(req.body as Buffer) } : {}),
+  });
+}
+
+/** Copies status, headers (every `set-cookie` separately) and body of a Fetch `Response` to the reply. */
+export async function sendFetchResponse(res: Response, reply: FastifyReply): Promise<FastifyReply> {
+  reply.code(res.status);
+  res.headers.forEach((value, name) => {
+    if (name !== 'set-cookie' && name !== 'content-length') reply.header(name, value);
+  });
+  const cookies = res.headers.getSetCookie();
+  if (cookies.length > 0) reply.header('set-cookie', cookies);
+  const body = Buffer.from(await res.arrayBuffer());
+  return reply.send(body.length > 0 ? body : undefined);
+}
+
+/**
+ * Mounts better-auth at `/api/auth/*`. Registered as its own plugin so that bodies stay raw (better-auth
+ * parses them itself) and better-auth answers its own errors.
+ */
+export async function authRoutes(http: FastifyInstance, opts: { auth: Auth }): Promise<void> {
+  http.removeAllContentTypeParsers();
+  http.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  http.route({
+    method: ['GET', 'POST'],
+    url: '/api/auth/*',
+    handler: async (req, reply) => sendFetchResponse(await opts.auth.handler(toFetchRequest(req)), reply),
+  });
+}

@@ -1,0 +1,28 @@
+import { fromNodeHeaders } from 'better-auth/node';
+import type { FastifyRequest } from 'fastify';
+import type { Auth } from '../auth/auth.js';
+import { unauthenticated } from '../errors.js';
+
+/** Who is calling: the signed-in user's id. */
+export interface Caller {
+  uid: string;
+}
+
+export type Authenticate = (req: FastifyRequest) => Promise<Caller>;
+
+/**
+ * Builds the request authenticator every product route uses: a better-auth session from the
+ * `Authorization: Bearer <token>` header or the session cookie. Throws `unauthenticated` (401) otherwise.
+ */
+export function createAuthenticator(auth: Auth): Authenticate {
+  return async (req) => {
+    let session;
+    try {
+      session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
+    } catch {
+      throw unauthenticated();
+    }
+    if (!session) throw unauthenticated();
+    return { uid: session.user.id };
+  };
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import type { OrganizationUserType } from '@caseroom/protocol';
+import {
+  canListOrganizationCaseplans,
+  canReadCaseplan,
+  canReadOrganization,
+  canSeeOrganizationPeople,
+  isOrgAdmin,
+  type CaseplanFacts,
+  type Viewer,
+} from './policies.js';
+
+const ORG = 'org-1';
+const OTHER = 'org-2';
+
+function viewer(
+  uid: string,
+  type: OrganizationUserType | null | 'none',
+  active = true,
+  sadmin = false,
+): Viewer {
+  const organizations = new Map(type === 'none' ? [] : [[ORG, { type, active }]]);
+  return { uid, sadmin, organizations };
+}
+
+const caseplan: CaseplanFacts = {
+  organization: ORG,
+  createdBy: 'creator',
+  users: { onit: { active: true }, leftit: { active: false } },
+};
+
+describe('isOrgAdmin (product-spec §5)', () => {
+  it.each([
+    ['type admin, active', viewer('u', 'admin'), true],
+    ['active without a user entry', viewer('u', null), true],
+    ['type admin, inactive', viewer('u', 'admin', false), false],
+    ['member', viewer('u', 'member'), false],
+    ['client', viewer('u', 'client'), false],
+    ['guest', viewer('u', 'guest'), false],
+    ['no membership', viewer('u', 'none'), false],
+    ['super-admin without membership', viewer('u', 'none', true, true), false],
+  ])('%s -> %s', (_label, v, expected) => {
+    expect(isOrgAdmin(v, ORG)).toBe(expected);
+    expect(isOrgAdmin(v, OTHER)).toBe(false);
+  });
+});
+
+describe('canReadCaseplan', () => {
+  it.each([
+    ['active user on it (member)', viewer('onit', 'member'), true],
+    ['active user on it (client)', viewer('onit', 'client'), true],
+    ['inactive user on it', viewer('leftit', 'member'), false],
+    ['org admin not on it', viewer('boss', 'admin'), true],
+    ['inactive org admin', viewer('boss', 'admin', false), false],
+    ['org member not on it', viewer('other', 'member'), false],
+    ['client of the org not on it', viewer('other', 'client'), false],
+    ['creator, active in org', viewer('creator', 'member'), true],
+    ['creator, no longer in org', viewer('creator', 'member', false), false],
+    ['stranger', viewer('stranger', 'none'), false],
+    ['super-admin stranger', viewer('stranger', 'none', true, true), false],
+  ])('%s -> %s', (_label, v, expected) => {
+    expect(canReadCaseplan(v, caseplan)).toBe(expected);
+  });
+
+  it('membership in another organization grants nothing', () => {
+    const v: Viewer = {
+      uid: 'x',
+      sadmin: false,
+      organizations: new Map([[OTHER, { type: 'admin', active: true }]]),
+    };
+    expect(canReadCaseplan(v, caseplan)).toBe(false);
+  });
+});
+
+describe('organization reads', () => {
+  it.each([
+    ['admin', viewer('u', 'admin'), true, true, true],
+    ['member', viewer('u', 'member'), true, true, true],
+    ['client', viewer('u', 'client'), true, false, true],
+    ['guest', viewer('u', 'guest'), true, false, true],
+    ['inactive member', viewer('u', 'member', false), false, false, false],
+    ['stranger', viewer('u', 'none'), false, false, false],
+    ['super-admin', viewer('u', 'none', true, true), true, true, false],
+  ])('%s: read %s, people %s, list case plans %s', (_l, v, read, people, list) => {
+    expect(canReadOrganization(v, ORG)).toBe(read);
+    expect(canSeeOrganizationPeople(v, ORG)).toBe(people);
+    expect(canListOrganizationCaseplans(v, ORG)).toBe(list);
+  });
+});

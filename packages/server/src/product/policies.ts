@@ -1,0 +1,79 @@
+/**
+ * Who may read what: one function per question, on plain facts, used by every route and (later) every event
+ * audience. The table of decisions is tested in `policies.test.ts`.
+ *
+ * Decisions the spec leaves open (product-spec §6 "server-side enforcement ... not shown"):
+ * - An inactive organization membership grants nothing, whatever its type.
+ * - Organization admin (product-spec §5): active, and type `admin` or no type at all ("active with no user
+ *   entry").
+ * - A case plan is readable by its active users, by admins of its organization, and by its creator while
+ *   they are active in the organization (product-spec §6 "active membership or creator").
+ * - Organization staff (admins and members) see the organization's people; clients and guests see only their
+ *   own entry, so a client cannot enumerate the organization's clients.
+ * - Super-admin (`sadmin`) may read every organization; case plan content stays with the people on it and the
+ *   organization's admins.
+ */
+import type { OrganizationUserType } from '@caseroom/protocol';
+
+/** A person's membership in one organization. `type` null = active without a user entry. */
+export interface Membership {
+  type: OrganizationUserType | null;
+  active: boolean;
+}
+
+/** The facts about the caller that policies look at. */
+export interface Viewer {
+  uid: string;
+  sadmin: boolean;
+  /** Memberships by organization id. */
+  organizations: ReadonlyMap<string, Membership>;
+}
+
+/** The facts about a case plan that policies look at. */
+export interface CaseplanFacts {
+  organization: string;
+  createdBy: string;
+  users: Readonly<Record<string, { active: boolean }>>;
+}
+
+function activeMembership(viewer: Viewer, organizationId: string): Membership | undefined {
+  const m = viewer.organizations.get(organizationId);
+  return m?.active ? m : undefined;
+}
+
+/** Active in the organization, with any type. */
+export function isOrgUser(viewer: Viewer, organizationId: string): boolean {
+  return activeMembership(viewer, organizationId) !== undefined;
+}
+
+/** Organization admin: active, with type `admin` or without a user entry (product-spec §5). */
+export function isOrgAdmin(viewer: Viewer, organizationId: string): boolean {
+  const m = activeMembership(viewer, organizationId);
+  return m !== undefined && (m.type === 'admin' || m.type === null);
+}
+
+/** Organization staff: admins and team members (not clients or guests). */
+export function isOrgStaff(viewer: Viewer, organizationId: string): boolean {
+  const m = activeMembership(viewer, organizationId);
+  return m !== undefined && (m.type === 'admin' || m.type === 'member' || m.type === null);
+}
+
+export function canReadOrganization(viewer: Viewer, organizationId: string): boolean {
+  return viewer.sadmin || isOrgUser(viewer, organizationId);
+}
+
+/** Whether the organization's full people list (and their types) is visible to the viewer. */
+export function canSeeOrganizationPeople(viewer: Viewer, organizationId: string): boolean {
+  return viewer.sadmin || isOrgStaff(viewer, organizationId);
+}
+
+/** Whether the viewer may list case plans by this organization (`GET /api/caseplans?organization=`). */
+export function canListOrganizationCaseplans(viewer: Viewer, organizationId: string): boolean {
+  return isOrgUser(viewer, organizationId);
+}
+
+export function canReadCaseplan(viewer: Viewer, caseplan: CaseplanFacts): boolean {
+  if (caseplan.users[viewer.uid]?.active) return true;
+  if (isOrgAdmin(viewer, caseplan.organization)) return true;
+  return caseplan.createdBy === viewer.uid && isOrgUser(viewer, caseplan.organization);
+}

@@ -1,0 +1,28 @@
+import type { MeResponse, ProductUser } from '@caseroom/protocol';
+import type { AccountRow } from './profiles.js';
+
+const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
+
+/** The user record (product-spec §3 User) without devices. */
+export function presentUser(row: AccountRow): ProductUser {
+  return {
+    id: row.id,
+    name: row.name,
+    photo: row.photo,
+    timezone: row.timezone,
+    lastLogin: iso(row.last_login),
+    created: new Date(row.created).toISOString(),
+    updated: new Date(row.updated).toISOString(),
+  };
+}
+
+/** `GET /api/me`: the account, its claims (`sadmin` only when true) and its user record. */
+export function presentMe(row: AccountRow): MeResponse {
+  return {
+    uid: row.id,
+    email: row.email,
+    emailVerified: row.emailVerified,
+    claims: row.sadmin ? { sadmin: true } : {},
+    user: presentUser(row),
+  };
+}

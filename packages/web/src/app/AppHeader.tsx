@@ -1,0 +1,42 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import type { MeResponse } from '@caseroom/protocol';
+import { initialOf } from '../chat/format';
+import { t } from '../i18n/t';
+
+/** The top bar: product name, who is signed in, and logout. */
+export function AppHeader({ me, onLogout }: { me: MeResponse; onLogout: () => Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  const name = me.user.name?.trim() || me.email;
+  const photo = typeof me.user.photo === 'string' && me.user.photo ? me.user.photo : null;
+
+  async function logout() {
+    setBusy(true);
+    try {
+      await onLogout();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <header className="app-header">
+      <Link to="/app" className="app-brand">
+        {t('app.name')}
+      </Link>
+      <div className="app-user" aria-label={t('header.signedInAs', { name })}>
+        {photo ? (
+          <img className="avatar" src={photo} alt="" />
+        ) : (
+          <span className="avatar" aria-hidden="true">
+            {initialOf(name)}
+          </span>
+        )}
+        <span className="app-user-name">{name}</span>
+        <button type="button" className="button" onClick={() => void logout()} disabled={busy}>
+          {busy ? t('header.loggingOut') : t('header.logout')}
+        </button>
+      </div>
+    </header>
+  );
+}

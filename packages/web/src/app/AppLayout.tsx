@@ -1,0 +1,90 @@
+import { useCallback } from 'react';
+import { Navigate, Outlet, useLocation, useMatch } from 'react-router-dom';
+import type { MeResponse } from '@caseroom/protocol';
+import { ChannelList } from '../chat/ChannelList';
+import { useChat } from '../chat/ChatContext';
+import { ChatProvider } from '../chat/ChatProvider';
+import { ConnectionBanner } from '../chat/ConnectionBanner';
+import { t } from '../i18n/t';
+import { loginUrlFor } from '../login/redirect';
+import { session } from '../session/session';
+import { useSession } from '../session/useSession';
+import { AppHeader } from './AppHeader';
+import { CaseplanSwitcher } from './CaseplanSwitcher';
+import { useCaseplans, useSelectedCaseplan } from './useCaseplans';
+
+/** `/app/*`: only for a signed-in user (others go to the login page and come back), with the chat connected. */
+export function AppLayout() {
+  const state = useSession();
+  const location = useLocation();
+
+  if (state.status === 'loading') {
+    return (
+      <p className="page-message muted" role="status">
+        {t('app.loading')}
+      </p>
+    );
+  }
+  if (state.status === 'error') {
+    return (
+      <div className="page-message" role="alert">
+        <p>{t('session.error')}</p>
+        <button type="button" className="button" onClick={() => void session.refresh()}>
+          {t('app.retry')}
+        </button>
+      </div>
+    );
+  }
+  if (state.status === 'signed-out') {
+    const to = state.reason === 'logout' ? '/' : loginUrlFor(location.pathname + location.search);
+    return <Navigate to={to} replace />;
+  }
+  const { me } = state;
+  return (
+    <ChatProvider user={{ id: me.uid, name: me.user.name?.trim() || me.email }}>
+      <AppShell me={me} />
+    </ChatProvider>
+  );
+}
+
+function AppShell({ me }: { me: MeResponse }) {
+  const chat = useChat();
+  const caseplans = useCaseplans();
+  const { selected, select } = useSelectedCaseplan(
+    caseplans.status === 'ready' ? caseplans.caseplans : undefined,
+  );
+  const inChannel = useMatch('/app/chat/:channelType/:channelId') !== null;
+
+  const logout = useCallback(async () => {
+    // Chat first, then the session (product-spec §4, "Logout"); chat teardown errors are swallowed.
+    if (chat.status === 'ready') await chat.client.disconnectUser().catch(() => undefined);
+    await session.signOut();
+  }, [chat]);
+
+  return (
+    <div className="app">
+      <AppHeader me={me} onLogout={logout} />
+      <ConnectionBanner />
+      <div className="app-body" data-in-channel={inChannel || undefined}>
+        <aside className="sidebar">
+          <CaseplanSwitcher
+            state={caseplans}
+            selected={selected}
+            onSelect={select}
+            onRetry={caseplans.reload}
+          />
+          {chat.status === 'ready' ? (
+            <ChannelList
+              client={chat.client}
+              userId={chat.userId}
+              caseplan={selected ? { id: selected.id, name: selected.name } : null}
+            />
+          ) : null}
+        </aside>
+        <main className="chat-main" id="main">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import { useEffect, useMemo } from 'react';
+import { NavLink } from 'react-router-dom';
+import type { ChatClient } from '@caseroom/sdk';
+import { t } from '../i18n/t';
+import { channelTitle, groupByCaseplan } from './channelInfo';
+import type { ChannelListEntry } from './sdkTypes';
+import { useStore } from './useStore';
+
+interface ChannelListProps {
+  client: ChatClient;
+  userId: string;
+  /** The selected case plan; its channels are listed first. */
+  caseplan: { id: string; name: string } | null;
+}
+
+/** The user's chat channels, live: those of the selected case plan, then the others. */
+export function ChannelList({ client, userId, caseplan }: ChannelListProps) {
+  const list = useMemo(
+    () => client.channelList({ filter: { members: { $in: [userId] } } }),
+    [client, userId],
+  );
+  useEffect(() => {
+    list.load().catch(() => undefined); // the error shows through list.state
+  }, [list]);
+  const state = useStore(list.state);
+  const groups = useMemo(
+    () => groupByCaseplan(state.channels, caseplan?.id ?? null),
+    [state.channels, caseplan?.id],
+  );
+
+  if (state.status === 'error') {
+    return (
+      <div className="panel-message" role="alert">
+        <p>{t('chat.channels.error')}</p>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => void list.load().catch(() => undefined)}
+        >
+          {t('app.retry')}
+        </button>
+      </div>
+    );
+  }
+  if (state.channels.length === 0) {
+    return (
+      <p className="panel-message muted" role="status">
+        {state.status === 'ready' ? t('chat.channels.empty') : t('chat.channels.loading')}
+      </p>
+    );
+  }
+
+  return (
+    <nav className="channel-list" aria-label={t('chat.channels.title')}>
+      {caseplan ? (
+        <ChannelGroup
+          title={t('chat.channels.inCaseplan', { caseplan: caseplan.name })}
+          entries={groups.inCaseplan}
+          userId={userId}
+          empty={t('chat.channels.emptyGroup')}
+        />
+      ) : null}
+      {groups.other.length > 0 || !caseplan ? (
+        <ChannelGroup
+          title={caseplan ? t('chat.channels.other') : t('chat.channels.title')}
+          entries={groups.other}
+          userId={userId}
+          empty={t('chat.channels.empty')}
+        />
+      ) : null}
+    </nav>
+  );
+}
+
+function ChannelGroup(props: { title: string; entries: ChannelListEntry[]; userId: string; empty: string }) {
+  const { title, entries, userId, empty } = props;
+  return (
+    <section className="channel-group">
+      <h2 className="channel-group-title">{title}</h2>
+      {entries.length === 0 ? (
+        <p className="muted channel-group-empty">{empty}</p>
+      ) : (
+        <ul className="channel-group-items">
+          {entries.map((entry) => (
+            <li key={entry.cid}>
+              <ChannelLink entry={entry} userId={userId} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ChannelLink({ entry, userId }: { entry: ChannelListEntry; userId: string }) {
+  const { channel, members, lastMessage, unreadCount } = entry;
+  const title = channelTitle(channel, members, userId, t('chat.channel.untitled'));
+  const preview = lastMessage?.text?.trim() || t('chat.channels.noMessages');
+  return (
+    <NavLink
+      to={`/app/chat/${encodeURIComponent(channel.type)}/${encodeURIComponent(channel.id)}`}
+      className="channel-link"
+      data-cid={entry.cid}
+    >
+      <span className="channel-link-title">{title}</span>
+      <span className="channel-link-preview">{preview}</span>
+      {unreadCount > 0 ? (
+        <span className="badge" aria-label={t('chat.channels.unread', { count: unreadCount })}>
+          {unreadCount}
+        </span>
+      ) : null}
+    </NavLink>
+  );
+}

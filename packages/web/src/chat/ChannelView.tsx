@@ -1,0 +1,92 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import type { ChatClient } from '@caseroom/sdk';
+import { t } from '../i18n/t';
+import { channelTitle, memberName, otherMembers } from './channelInfo';
+import { useChat } from './ChatContext';
+import { MessageComposer } from './MessageComposer';
+import { MessageList } from './MessageList';
+import { useStore } from './useStore';
+
+/** Route `/app/chat/:channelType/:channelId`: one channel, watched live, with its composer. */
+export function ChannelRoute() {
+  const { channelType = 'messaging', channelId = '' } = useParams();
+  const chat = useChat();
+  if (chat.status !== 'ready') {
+    return (
+      <p className="panel-message muted" role="status">
+        {t('chat.connecting')}
+      </p>
+    );
+  }
+  return (
+    <ChannelView
+      key={`${channelType}:${channelId}`}
+      client={chat.client}
+      viewerId={chat.userId}
+      type={channelType}
+      id={channelId}
+    />
+  );
+}
+
+interface ChannelViewProps {
+  client: ChatClient;
+  viewerId: string;
+  type: string;
+  id: string;
+}
+
+export function ChannelView({ client, viewerId, type, id }: ChannelViewProps) {
+  const channel = useMemo(() => client.channel(type, id), [client, type, id]);
+  const [watchError, setWatchError] = useState<string | null>(null);
+  useEffect(() => {
+    channel.watch().catch((err: unknown) => setWatchError(err instanceof Error ? err.message : String(err)));
+  }, [channel]);
+  const state = useStore(channel.state);
+
+  const title = channelTitle(state.channel, state.members, viewerId, t('chat.channel.untitled'));
+  const others = otherMembers(state.members, viewerId).map(memberName);
+  const error = state.error ?? watchError;
+  const canSend = Boolean(state.channel?.own_capabilities.includes('send-message'));
+
+  return (
+    <section className="channel" aria-labelledby="channel-title">
+      <header className="channel-header">
+        <Link to="/app" className="channel-back">
+          <span aria-hidden="true">←</span> {t('chat.channel.back')}
+        </Link>
+        <div className="channel-heading">
+          <h2 id="channel-title" className="channel-title">
+            {title}
+          </h2>
+          {others.length > 1 ? (
+            <p className="channel-members muted">{t('chat.channel.members', { names: others.join(', ') })}</p>
+          ) : null}
+        </div>
+      </header>
+      {error && state.messages.length === 0 ? (
+        <div className="panel-message" role="alert">
+          <p>{t('chat.channel.error')}</p>
+          <p className="muted">{error}</p>
+        </div>
+      ) : (
+        <MessageList
+          messages={state.messages}
+          viewerId={viewerId}
+          loading={state.loading || !state.channel}
+        />
+      )}
+      {state.channel ? <MessageComposer channel={channel} canSend={canSend} /> : null}
+    </section>
+  );
+}
+
+/** Route `/app` without a channel (product-spec §2, "Chat messenger screen"). */
+export function NoChannel() {
+  return (
+    <div className="no-channel">
+      <p>{t('chat.noChannel')}</p>
+    </div>
+  );
+}

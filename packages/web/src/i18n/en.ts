@@ -1,0 +1,70 @@
+/**
+ * English texts, the complete set and the fallback. Keys are grouped by screen; `{name}` marks a parameter.
+ * (An i18n library replaces `t()` in issue 3; these keys carry over.)
+ */
+export const en = {
+  'app.name': 'Caseroom',
+  'app.loading': 'Loading…',
+  'app.retry': 'Try again',
+  'app.notFound.title': 'Page not found',
+  'app.notFound.link': 'Go to Caseroom',
+
+  'login.title': 'Sign in to Caseroom',
+  'login.subtitle': 'Case plans and team chat in one place.',
+  'login.email': 'E-mail',
+  'login.password': 'Password',
+  'login.submit': 'Sign in',
+  'login.submitting': 'Signing in…',
+  'login.error.invalid': 'The e-mail or password is not correct.',
+  'login.error.missing': 'Enter your e-mail and password.',
+  'login.error.rateLimited': 'Too many attempts. Wait a minute, then try again.',
+  'login.error.network': 'Caseroom could not be reached. Check your connection and try again.',
+  'login.error.generic': 'Sign-in failed: {message}',
+  'login.signedOut': 'You have signed out.',
+
+  'session.error': 'Your session could not be loaded.',
+
+  'header.nav': 'Main',
+  'header.signedInAs': 'Signed in as {name}',
+  'header.logout': 'Log out',
+  'header.loggingOut': 'Logging out…',
+
+  'caseplans.label': 'Case plan',
+  'caseplans.loading': 'Loading case plans…',
+  'caseplans.empty': 'You are not on any case plan yet.',
+  'caseplans.error': 'Case plans could not be loaded.',
+  'caseplans.closed': '{name} (closed)',
+
+  'chat.connecting': 'Connecting to chat…',
+  'chat.offline': 'Connection failure, reconnecting now...',
+  'chat.connectError': 'Error connecting to chat, refresh the page to try again.',
+  'chat.channels.title': 'Chats',
+  'chat.channels.inCaseplan': 'In {caseplan}',
+  'chat.channels.other': 'Other chats',
+  'chat.channels.loading': 'Loading chats…',
+  'chat.channels.empty': 'No chats yet.',
+  'chat.channels.emptyGroup': 'No chats in this case plan.',
+  'chat.channels.error': 'Chats could not be loaded.',
+  'chat.channels.unread': '{count} unread',
+  'chat.channels.noMessages': 'No messages yet',
+  'chat.noChannel': 'Please select a chat, or start a new chat.',
+  'chat.channel.back': 'All chats',
+  'chat.channel.loading': 'Loading messages…',
+  'chat.channel.error': 'This chat could not be opened.',
+  'chat.channel.empty': 'No messages yet. Say hello!',
+  'chat.channel.members': 'With {names}',
+  'chat.channel.untitled': 'Chat',
+  'chat.messages.label': 'Messages',
+  'chat.message.you': 'You',
+  'chat.message.unknownUser': 'Someone',
+  'chat.message.sending': 'Sending…',
+  'chat.message.failed': 'Message Failed',
+  'chat.message.deleted': 'This message was deleted',
+  'chat.composer.label': 'Message',
+  'chat.composer.placeholder': 'Type your message',
+  'chat.composer.send': 'Send',
+  'chat.composer.hint': 'Enter to send, Shift+Enter for a new line',
+  'chat.composer.cannotSend': "You can't send messages in this channel",
+} as const;
+
+export type MessageKey = keyof typeof en;

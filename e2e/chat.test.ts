@@ -1,0 +1,119 @@
+import crypto from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openUserPage, screenshot, type UserPage } from './support/browser.js';
+import { composer, DEMO, messageItem, openChannel, signIn, submitLogin } from './support/caseroom.js';
+import { startServer, type RunningServer } from './support/server.js';
+
+type Marked = Window & { e2eMarker?: boolean };
+
+/** How long a message may take to reach the other browser before the test fails. */
+const DELIVERY_TIMEOUT = 10_000;
+
+describe('web chat in real Chromium', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  const users: UserPage[] = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+
+  afterAll(async () => {
+    for (const user of users) await user.context.close().catch(() => undefined);
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function user(): Promise<UserPage> {
+    const opened = await openUserPage(browser, server.url);
+    users.push(opened);
+    return opened;
+  }
+
+  it('two users see each other’s messages live, then log out', async () => {
+    const [maria, chloe] = await Promise.all([user(), user()]);
+    await Promise.all([signIn(maria.page, DEMO.maria.email), signIn(chloe.page, DEMO.chloe.email)]);
+
+    await openChannel(maria.page, DEMO.chloe.name);
+    await openChannel(chloe.page, DEMO.maria.name);
+    // The seeded conversation is there for both.
+    await messageItem(maria.page, 'Much better, thanks Maria.').waitFor();
+    await messageItem(chloe.page, 'Hi Chloe, just checking in. How did the week go?').waitFor();
+
+    // A marker on each page's window proves below that no reload happened.
+    for (const { page } of [maria, chloe]) await page.evaluate(() => ((window as Marked).e2eMarker = true));
+
+    // maria -> chloe, sent with Enter.
+    const fromMaria = `From Maria ${crypto.randomUUID()}`;
+    await composer(maria.page).fill(fromMaria);
+    let sentAt = Date.now();
+    await composer(maria.page).press('Enter');
+    await messageItem(chloe.page, fromMaria).waitFor({ timeout: DELIVERY_TIMEOUT });
+    const mariaToChloeMs = Date.now() - sentAt;
+    expect(await composer(maria.page).inputValue()).toBe('');
+    await maria.page.locator('[data-status="received"]', { hasText: fromMaria }).waitFor();
+    await messageItem(chloe.page, fromMaria).getByText(DEMO.maria.name, { exact: true }).waitFor();
+
+    // chloe -> maria, a two-line message (Shift+Enter is a new line, Enter sends).
+    const token = crypto.randomUUID();
+    await composer(chloe.page).pressSequentially(`From Chloe ${token}`);
+    await composer(chloe.page).press('Shift+Enter');
+    await composer(chloe.page).pressSequentially('second line');
+    expect(await composer(chloe.page).inputValue()).toBe(`From Chloe ${token}\nsecond line`);
+    sentAt = Date.now();
+    await composer(chloe.page).press('Enter');
+    const onMaria = maria.page.getByRole('log', { name: 'Messages' }).getByText(`From Chloe ${token}`);
+    await onMaria.waitFor({ timeout: DELIVERY_TIMEOUT });
+    const chloeToMariaMs = Date.now() - sentAt;
+    expect(await onMaria.innerText()).toBe(`From Chloe ${token}\nsecond line`);
+
+    for (const { page } of [maria, chloe]) {
+      expect(await page.evaluate(() => (window as Marked).e2eMarker)).toBe(true);
+    }
+
+    await screenshot(maria.page, 'chat-maria');
+    await screenshot(chloe.page, 'chat-chloe');
+    process.stdout.write(
+      `[e2e] delivery maria->chloe ${mariaToChloeMs} ms, chloe->maria ${chloeToMariaMs} ms\n`,
+    );
+
+    // Logout ends the session and returns to the login page.
+    await maria.page.getByRole('button', { name: 'Log out' }).click();
+    await maria.page.waitForURL((url) => url.pathname === '/' && url.search === '');
+    await maria.page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await screenshot(maria.page, 'logged-out');
+    await maria.page.goto('/app');
+    await maria.page.waitForURL(
+      (url) => url.pathname === '/' && url.searchParams.get('redirectTo') === '/app',
+    );
+
+    expect(maria.errors).toEqual([]);
+    expect(chloe.errors).toEqual([]);
+  });
+
+  it('sends a visitor without a session to login and back to where they were going', async () => {
+    const visitor = await user();
+    const { page } = visitor;
+    await page.goto('/app?x');
+    await page.waitForURL((url) => url.pathname === '/' && url.searchParams.get('redirectTo') === '/app?x');
+    await screenshot(page, 'login-redirect');
+
+    // A wrong password gets a clear message and keeps the redirect.
+    await submitLogin(page, DEMO.chloe.email, 'not-the-password');
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).toBe('The e-mail or password is not correct.');
+    await screenshot(page, 'login-error');
+
+    await submitLogin(page, DEMO.chloe.email);
+    await page.waitForURL((url) => url.pathname === '/app' && url.search === '?x');
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+    await page.getByText('Please select a chat, or start a new chat.').waitFor();
+    await screenshot(page, 'app-home');
+
+    // Signed in, the login page sends the user on to the app.
+    await page.goto('/');
+    await page.waitForURL((url) => url.pathname === '/app');
+  });
+});

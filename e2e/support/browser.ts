@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { REPO_ROOT } from './server.js';
+
+/** Debian's Chromium (`apt-get install chromium`); `CHROMIUM_PATH` overrides. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results');
+
+/** Launches headless Chromium; fails with the install hint when it is missing. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH)`,
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** One user's browser: an isolated context (own cookies and storage) and a page in it. */
+export interface UserPage {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught exceptions of the page, for assertions and failure messages. */
+  errors: string[];
+}
+
+export async function openUserPage(
+  browser: Browser,
+  baseURL: string,
+  options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {},
+): Promise<UserPage> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: options.viewport ?? { width: 1200, height: 800 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  return { context, page, errors };
+}
+
+/** Saves a full-page screenshot to `test-results/<name>.png` and answers its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await fs.promises.mkdir(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}

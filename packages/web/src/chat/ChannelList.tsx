@@ -1,9 +1,9 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { NavLink } from 'react-router-dom';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../i18n/t';
 import { channelTitle, groupByCaseplan } from './channelInfo';
-import type { ChannelListEntry } from './sdkTypes';
+import type { ChannelListEntry, ChannelListHandle } from './sdkTypes';
 import { useStore } from './useStore';
 
 interface ChannelListProps {
@@ -15,13 +15,22 @@ interface ChannelListProps {
 
 /** The user's chat channels, live: those of the selected case plan, then the others. */
 export function ChannelList({ client, userId, caseplan }: ChannelListProps) {
-  const list = useMemo(
-    () => client.channelList({ filter: { members: { $in: [userId] } } }),
-    [client, userId],
-  );
+  const [list, setList] = useState<ChannelListHandle | null>(null);
   useEffect(() => {
-    list.load().catch(() => undefined); // the error shows through list.state
-  }, [list]);
+    const created = client.channelList({ filter: { members: { $in: [userId] } } });
+    setList(created);
+    created.load().catch(() => undefined); // the error shows through list.state
+    return () => created.dispose();
+  }, [client, userId]);
+  if (!list) return null;
+  return <LiveChannelList list={list} userId={userId} caseplan={caseplan} />;
+}
+
+function LiveChannelList({
+  list,
+  userId,
+  caseplan,
+}: Omit<ChannelListProps, 'client'> & { list: ChannelListHandle }) {
   const state = useStore(list.state);
   const groups = useMemo(
     () => groupByCaseplan(state.channels, caseplan?.id ?? null),

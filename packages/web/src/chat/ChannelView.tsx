@@ -41,14 +41,28 @@ export function ChannelView({ client, viewerId, type, id }: ChannelViewProps) {
   const channel = useMemo(() => client.channel(type, id), [client, type, id]);
   const [watchError, setWatchError] = useState<string | null>(null);
   useEffect(() => {
+    // The active channel is the one the SDK re-watches after a reconnect and keeps marked read.
+    client.setActiveChannel(channel);
     channel.watch().catch((err: unknown) => setWatchError(err instanceof Error ? err.message : String(err)));
-  }, [channel]);
+    return () => {
+      if (client.activeChannel.getSnapshot() === channel) client.setActiveChannel(undefined);
+    };
+  }, [client, channel]);
   const state = useStore(channel.state);
+
+  // Seeing the newest messages reads them (throttled by the SDK).
+  const newest = state.messages[state.messages.length - 1]?.id;
+  useEffect(() => {
+    if (newest && state.channel && document.visibilityState === 'visible') channel.markRead();
+  }, [channel, newest, state.channel]);
 
   const title = channelTitle(state.channel, state.members, viewerId, t('chat.channel.untitled'));
   const others = otherMembers(state.members, viewerId).map(memberName);
   const error = state.error ?? watchError;
-  const canSend = Boolean(state.channel?.own_capabilities.includes('send-message'));
+  const canSend = channel.can('send-message');
+  const typingNames = Object.values(state.typing)
+    .filter((entry) => !entry.parent_id && entry.user.id !== viewerId)
+    .map((entry) => entry.user.name?.trim() || entry.user.id);
 
   return (
     <section className="channel" aria-labelledby="channel-title">
@@ -79,6 +93,18 @@ export function ChannelView({ client, viewerId, type, id }: ChannelViewProps) {
       )}
       {state.channel ? <MessageComposer channel={channel} canSend={canSend} /> : null}
     </section>
+  );
+}
+
+function TypingIndicator({ names }: { names: string[] }) {
+  return (
+    <p className="typing muted" aria-live="polite">
+      {names.length === 0
+        ? ''
+        : names.length === 1
+          ? t('chat.typing.one', { name: names[0] ?? '' })
+          : t('chat.typing.many', { names: names.join(', ') })}
+    </p>
   );
 }
 

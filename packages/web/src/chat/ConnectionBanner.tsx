@@ -3,7 +3,10 @@ import { t } from '../i18n/t';
 import { useChat } from './ChatContext';
 import { useStore } from './useStore';
 
-/** A strip under the header while the chat is starting, offline or failed (chat-spec notifications). */
+/**
+ * The strip under the header: "connecting" while the chat starts, the start error with a retry, then the SDK's
+ * notification list (chat-spec §2/§8: 'Connection failure, reconnecting now...' and the like).
+ */
 export function ConnectionBanner() {
   const chat = useChat();
   if (chat.status === 'starting') {
@@ -23,25 +26,23 @@ export function ConnectionBanner() {
       </div>
     );
   }
-  return <LiveConnectionBanner client={chat.client} />;
+  return <ChatNotices client={chat.client} />;
 }
 
-function LiveConnectionBanner({ client }: { client: ChatClient }) {
-  const connection = useStore(client.connection);
-  if (connection.status === 'error') {
-    return (
-      <div className="banner banner-error" role="alert">
-        {t('chat.connectError')}
-      </div>
-    );
-  }
-  // After connectUser resolved, 'connecting' means reconnecting.
-  if (connection.status === 'disconnected' || connection.status === 'connecting' || !connection.online) {
-    return (
-      <div className="banner banner-warning" role="status">
-        {t('chat.offline')}
-      </div>
-    );
-  }
-  return null;
+function ChatNotices({ client }: { client: ChatClient }) {
+  const notices = useStore(client.notifications);
+  if (notices.length === 0) return null;
+  return (
+    <ul className="notices">
+      {notices.map((notice) => (
+        <li
+          key={notice.id}
+          className={`banner banner-${notice.type === 'error' ? 'error' : 'info'}`}
+          role={notice.type === 'error' ? 'alert' : 'status'}
+        >
+          {notice.text}
+        </li>
+      ))}
+    </ul>
+  );
 }

@@ -59,7 +59,10 @@ export function MessageComposer({ channel, canSend }: MessageComposerProps) {
         value={text}
         placeholder={t('chat.composer.placeholder')}
         aria-describedby={hintId}
-        onChange={(e) => setText(e.target.value)}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (e.target.value) channel.keystroke();
+        }}
         onKeyDown={onKeyDown}
       />
       <span id={hintId} className="visually-hidden">

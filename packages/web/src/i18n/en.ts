@@ -36,7 +36,6 @@ export const en = {
   'caseplans.closed': '{name} (closed)',
 
   'chat.connecting': 'Connecting to chat…',
-  'chat.offline': 'Connection failure, reconnecting now...',
   'chat.connectError': 'Error connecting to chat, refresh the page to try again.',
   'chat.channels.title': 'Chats',
   'chat.channels.inCaseplan': 'In {caseplan}',
@@ -60,6 +59,8 @@ export const en = {
   'chat.message.sending': 'Sending…',
   'chat.message.failed': 'Message Failed',
   'chat.message.deleted': 'This message was deleted',
+  'chat.typing.one': '{name} is typing…',
+  'chat.typing.many': '{names} are typing…',
   'chat.composer.label': 'Message',
   'chat.composer.placeholder': 'Type your message',
   'chat.composer.send': 'Send',

@@ -64,6 +64,8 @@ export function createAuth(config: Config, db: Db, log: Logger) {
     },
     advanced: {
       cookiePrefix: 'caseroom',
+      // better-auth turns the origin check off under NODE_ENV=test; we keep it on so tests see production.
+      disableOriginCheck: false,
       useSecureCookies: config.publicUrl.startsWith('https:'),
       database: { generateId: () => crypto.randomUUID() },
     },

@@ -1,12 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/auth.js';
 
-/** The Fetch `Request` better-auth expects, built from a fastify request whose body is kept raw. */
+/**
+ * The Fetch `Request` better-auth expects, built from a fastify request whose body is kept raw.
+ *
+ * Browsers send the Fetch Metadata headers together (`Sec-Fetch-Site` on every request). Non-browser clients
+ * such as Node's fetch send a lone `Sec-Fetch-Mode: cors`, which better-auth would read as a browser request
+ * without an Origin and refuse. Without `Sec-Fetch-Site` the metadata is dropped: browser requests keep the
+ * full origin and CSRF checks, API clients (no cookies, no Origin) are served.
+ */
 export function toFetchRequest(req: FastifyRequest): Request {
   const url = `${req.protocol}://${req.host}${req.url}`;
   const headers = new Headers();
+  const fromBrowser = req.headers['sec-fetch-site'] !== undefined;
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
+    if (!fromBrowser && name.startsWith('sec-fetch-')) continue;
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else headers.set(name, String(value));
   }

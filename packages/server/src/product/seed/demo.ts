@@ -46,13 +46,15 @@ async function seedCaseplan(
   q: Queryable,
   plan: DemoCaseplan,
   users: Record<DemoPersonKey, string>,
+  ageMinutes: number,
 ): Promise<string> {
   const orgId = DEMO_ORGANIZATION.id;
   const id = demoId(`caseplan:${plan.key}`);
   await q.query(
-    `INSERT INTO caseplans (id, organization_id, name, created_by, custom)
-     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
-    [id, orgId, plan.name, users.admin, JSON.stringify(plan.custom)],
+    `INSERT INTO caseplans (id, organization_id, name, created_by, custom, created, updated)
+     VALUES ($1, $2, $3, $4, $5, now() - make_interval(mins => $6), now() - make_interval(mins => $6))
+     ON CONFLICT (id) DO NOTHING`,
+    [id, orgId, plan.name, users.admin, JSON.stringify(plan.custom), ageMinutes],
   );
   for (const team of plan.teams) {
     await q.query(
@@ -103,7 +105,10 @@ async function seedProduct(db: Db, users: Record<DemoPersonKey, string>): Promis
       );
     }
     const ids: string[] = [];
-    for (const plan of DEMO_CASEPLANS) ids.push(await seedCaseplan(q, plan, users));
+    // Older first, so "the first case plan" (lists are oldest first) is the first one defined.
+    for (const [i, plan] of DEMO_CASEPLANS.entries()) {
+      ids.push(await seedCaseplan(q, plan, users, DEMO_CASEPLANS.length - i));
+    }
     return ids;
   });
 }

@@ -1,0 +1,282 @@
+import {
+  CHAT_LIMITS,
+  type Channel,
+  type ChannelMember,
+  type ChatEvent,
+  type QueryChannelsResponse,
+} from '@caseroom/protocol';
+import type { ClientContext } from '../client/context.js';
+import type { LocalMessage } from '../messages/local-message.js';
+import { StateStore, type Store } from '../stores/store.js';
+import { toChatApiError } from '../transport/errors.js';
+import type { ChatChannel } from './channel.js';
+import type { ChannelSnapshot } from './channel-state.js';
+import { matchesFilter, type ChannelFilter } from './filter.js';
+
+export type ChannelSort = { field: string; direction: 1 | -1 }[];
+
+export interface ChannelListOptions {
+  filter: ChannelFilter;
+  /** Default: last_message_at descending (chat-spec §7). */
+  sort?: ChannelSort;
+  /** Page size; default 25. */
+  limit?: number;
+  /** Messages loaded per channel; default 25. */
+  messageLimit?: number;
+}
+
+/** One row of the list: the parts a channel preview shows, plus the live channel. */
+export interface ChannelListItem {
+  cid: string;
+  channel: Channel;
+  members: readonly ChannelMember[];
+  lastMessage?: LocalMessage;
+  unreadCount: number;
+  /** The channel instance (same as `client.channel(type, id)`). */
+  instance: ChatChannel;
+}
+
+export interface ChannelListSnapshot {
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  channels: readonly ChannelListItem[];
+  hasNext: boolean;
+  loadingMore: boolean;
+  error?: string;
+}
+
+/** What a list needs from the client. */
+export interface ChannelListContext extends ClientContext {
+  channelByCid(cid: string): ChatChannel;
+  onEvent(handler: (event: ChatEvent) => void): () => void;
+}
+
+/**
+ * A paginated, live list of channels matching a filter (chat-spec §4 Channel): new messages move a
+ * channel to the top; hidden, deleted or removed channels leave; channels matching the filter join
+ * when a message, an added-to-channel or a visible event arrives.
+ */
+export class ChannelList {
+  private readonly store = new StateStore<ChannelListSnapshot>({
+    status: 'idle',
+    channels: [],
+    hasNext: false,
+    loadingMore: false,
+  });
+  private channels: ChatChannel[] = [];
+  private readonly channelSubscriptions = new Map<ChatChannel, () => void>();
+  private readonly items = new WeakMap<ChannelSnapshot, ChannelListItem>();
+  private readonly adding = new Set<string>();
+  private readonly unsubscribeEvents: () => void;
+  private disposed = false;
+
+  constructor(
+    private readonly ctx: ChannelListContext,
+    readonly options: ChannelListOptions,
+  ) {
+    this.unsubscribeEvents = ctx.onEvent((event) => this.handleEvent(event));
+  }
+
+  get state(): Store<ChannelListSnapshot> {
+    return this.store;
+  }
+
+  /** Loads the first page (replacing what the list holds). */
+  async load(): Promise<void> {
+    await this.fetchPage(0, this.limit, 'replace');
+  }
+
+  /** Loads the next page. */
+  async loadMore(): Promise<void> {
+    const state = this.store.getSnapshot();
+    if (!state.hasNext || state.loadingMore || state.status === 'loading') return;
+    await this.fetchPage(this.channels.length, this.limit, 'append');
+  }
+
+  /** Re-queries after a connection recovery (chat-spec §9: limit 30), keeping the list on failure. */
+  async reload(limit: number = CHAT_LIMITS.recoveryChannelLimit): Promise<void> {
+    await this.fetchPage(0, limit, 'replace', true);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.unsubscribeEvents();
+    for (const unsubscribe of this.channelSubscriptions.values()) unsubscribe();
+    this.channelSubscriptions.clear();
+  }
+
+  private get limit(): number {
+    return this.options.limit ?? CHAT_LIMITS.channelPageSize;
+  }
+
+  private async fetchPage(
+    offset: number,
+    limit: number,
+    mode: 'replace' | 'append',
+    quiet = false,
+  ): Promise<void> {
+    if (mode === 'replace' && !quiet) this.store.patch({ status: 'loading', error: undefined });
+    if (mode === 'append') this.store.patch({ loadingMore: true });
+    try {
+      const messageLimit = this.options.messageLimit ?? CHAT_LIMITS.messagePageSize;
+      const answer = await this.ctx.api.post<QueryChannelsResponse>('/channels', {
+        filter_conditions: this.options.filter,
+        sort: this.options.sort ?? [{ field: 'last_message_at', direction: -1 }],
+        limit,
+        offset,
+        state: true,
+        watch: true,
+        presence: false,
+        message_limit: messageLimit,
+      });
+      if (this.disposed) return;
+      const fetched = answer.channels.map((state) => {
+        const channel = this.ctx.channelByCid(state.channel.cid);
+        channel.applyQueryAnswer(state, messageLimit);
+        return channel;
+      });
+      const next =
+        mode === 'replace'
+          ? fetched
+          : [...this.channels, ...fetched.filter((c) => !this.channels.includes(c))];
+      this.setChannels(next, {
+        status: 'ready',
+        hasNext: answer.channels.length >= limit,
+        loadingMore: false,
+        error: undefined,
+      });
+    } catch (error) {
+      const message = toChatApiError(error).message;
+      this.ctx.logger('warn', `query channels failed: ${message}`);
+      if (quiet) return;
+      this.store.patch(
+        mode === 'append' ? { loadingMore: false, error: message } : { status: 'error', error: message },
+      );
+      throw error;
+    }
+  }
+
+  private handleEvent(event: ChatEvent): void {
+    const cid = eventCid(event);
+    if (!cid || this.store.getSnapshot().status === 'idle') return;
+    const me = this.ctx.currentUser()?.id;
+    switch (event.type) {
+      case 'message.new':
+      case 'notification.message_new':
+        if (event.type === 'message.new' && event.message.parent_id && !event.message.show_in_channel) return;
+        if (this.has(cid)) this.moveToTop(cid);
+        else void this.addIfMatches(cid);
+        return;
+      case 'notification.added_to_channel':
+      case 'channel.visible':
+        if (!this.has(cid)) void this.addIfMatches(cid);
+        return;
+      case 'channel.hidden':
+      case 'channel.deleted':
+      case 'notification.removed_from_channel':
+      case 'notification.channel_deleted':
+        this.remove(cid);
+        return;
+      case 'member.removed':
+        if ((event.member?.user_id ?? event.user?.id) === me) this.remove(cid);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private has(cid: string): boolean {
+    return this.channels.some((c) => c.cid === cid);
+  }
+
+  private get sortsByLastMessage(): boolean {
+    const first = this.options.sort?.[0];
+    return !first || (first.field === 'last_message_at' && first.direction === -1);
+  }
+
+  private moveToTop(cid: string): void {
+    if (!this.sortsByLastMessage) return;
+    const channel = this.channels.find((c) => c.cid === cid);
+    if (!channel || this.channels[0] === channel) return;
+    this.setChannels([channel, ...this.channels.filter((c) => c !== channel)]);
+  }
+
+  private remove(cid: string): void {
+    if (!this.has(cid)) return;
+    this.setChannels(this.channels.filter((c) => c.cid !== cid));
+  }
+
+  /** Fetches the channel if needed and adds it at the top when it matches the list's filter. */
+  private async addIfMatches(cid: string): Promise<void> {
+    if (this.adding.has(cid)) return;
+    this.adding.add(cid);
+    try {
+      const channel = this.ctx.channelByCid(cid);
+      if (!channel.isInitialized) await channel.watch();
+      const state = channel.state.getSnapshot();
+      if (this.disposed || this.has(cid) || !state.channel || state.channel.hidden) return;
+      if (!matchesFilter(this.options.filter, { channel: state.channel, members: state.members })) return;
+      this.setChannels([channel, ...this.channels]);
+    } catch (error) {
+      this.ctx.logger('warn', `could not add channel ${cid} to the list: ${toChatApiError(error).message}`);
+    } finally {
+      this.adding.delete(cid);
+    }
+  }
+
+  private setChannels(channels: ChatChannel[], patch: Partial<ChannelListSnapshot> = {}): void {
+    this.channels = channels;
+    for (const [channel, unsubscribe] of this.channelSubscriptions) {
+      if (!channels.includes(channel)) {
+        unsubscribe();
+        this.channelSubscriptions.delete(channel);
+      }
+    }
+    for (const channel of channels) {
+      if (!this.channelSubscriptions.has(channel)) {
+        this.channelSubscriptions.set(
+          channel,
+          channel.state.subscribe(() => this.publish()),
+        );
+      }
+    }
+    this.publish(patch);
+  }
+
+  private publish(patch: Partial<ChannelListSnapshot> = {}): void {
+    const items = this.channels.flatMap((channel) => {
+      const item = this.itemFor(channel);
+      return item ? [item] : [];
+    });
+    const current = this.store.getSnapshot();
+    const same =
+      items.length === current.channels.length && items.every((item, i) => item === current.channels[i]);
+    if (same && Object.keys(patch).length === 0) return;
+    this.store.set({ ...current, ...patch, channels: same ? current.channels : items });
+  }
+
+  private itemFor(channel: ChatChannel): ChannelListItem | undefined {
+    const snapshot = channel.state.getSnapshot();
+    const cached = this.items.get(snapshot);
+    if (cached) return cached;
+    if (!snapshot.channel || !snapshot.cid) return undefined;
+    const lastMessage = [...(snapshot.messageSets.find((s) => s.isLatest)?.messages ?? [])]
+      .reverse()
+      .find((m) => !m.parent_id || m.show_in_channel);
+    const item: ChannelListItem = {
+      cid: snapshot.cid,
+      channel: snapshot.channel,
+      members: snapshot.members,
+      unreadCount: snapshot.unreadCount,
+      instance: channel,
+      ...(lastMessage ? { lastMessage } : {}),
+    };
+    this.items.set(snapshot, item);
+    return item;
+  }
+}
+
+/** The channel an event is about: `cid`, or the cid of the channel it carries (notifications). */
+export function eventCid(event: ChatEvent): string | undefined {
+  const raw: unknown = event.cid ?? (event as { channel?: { cid?: unknown } }).channel?.cid;
+  return typeof raw === 'string' ? raw : undefined;
+}

@@ -1,0 +1,238 @@
+import type {
+  Channel,
+  ChannelMember,
+  ChannelState,
+  ChatEvent,
+  ChatUser,
+  ReadState,
+} from '@caseroom/protocol';
+import { received, type LocalMessage } from '../messages/local-message.js';
+import {
+  currentSet,
+  mapMessages,
+  upsertMessage,
+  withLatestPage,
+  type MessageSets,
+  PAGE_SIZE,
+} from '../messages/message-sets.js';
+
+/** One channel as the client sees it; every change is a new object. */
+export interface ChannelSnapshot {
+  cid: string | undefined;
+  type: string;
+  id: string | undefined;
+  channel?: Channel;
+  members: readonly ChannelMember[];
+  /** The messages of the current message set, oldest first. */
+  messages: readonly LocalMessage[];
+  messageSets: MessageSets;
+  hasPrev: boolean;
+  hasNext: boolean;
+  isLatest: boolean;
+  /** A query (watch or reload) is running. */
+  loading: boolean;
+  /** chat-spec §4 message-list load state. */
+  loadState: 'idle' | 'loading-top' | 'loading-bottom' | 'error';
+  error?: string;
+  /** Read state per user id. */
+  read: Readonly<Record<string, ReadState>>;
+  /** Unread messages of the connected user in this channel. */
+  unreadCount: number;
+  /** Other users typing now, by user id (chat-spec §4 Typing). */
+  typing: Readonly<Record<string, { user: ChatUser; parent_id?: string; at: number }>>;
+  watching: boolean;
+  watcherCount: number;
+}
+
+export function emptyChannelSnapshot(type: string, id: string | undefined): ChannelSnapshot {
+  return {
+    cid: id === undefined ? undefined : `${type}:${id}`,
+    type,
+    id,
+    members: [],
+    messages: [],
+    messageSets: [],
+    hasPrev: false,
+    hasNext: false,
+    isLatest: true,
+    loading: false,
+    loadState: 'idle',
+    read: {},
+    unreadCount: 0,
+    typing: {},
+    watching: false,
+    watcherCount: 0,
+  };
+}
+
+/** Recomputes the fields derived from the message sets. */
+export function withSets(state: ChannelSnapshot, messageSets: MessageSets): ChannelSnapshot {
+  if (messageSets === state.messageSets) return state;
+  const current = currentSet(messageSets);
+  return {
+    ...state,
+    messageSets,
+    messages: current?.messages ?? [],
+    hasPrev: current?.hasPrev ?? false,
+    hasNext: current?.hasNext ?? false,
+    isLatest: current?.isLatest ?? true,
+  };
+}
+
+/**
+ * A query answer applied to state. Messages still sending or failed locally are kept: the server
+ * does not know them yet, and dropping them would lose the user's text.
+ */
+export function hydrate(
+  state: ChannelSnapshot,
+  answer: ChannelState,
+  me: string | undefined,
+  limit = PAGE_SIZE,
+): ChannelSnapshot {
+  const pending = state.messages.filter((m) => m.status !== 'received');
+  let sets = withLatestPage(state.messageSets, answer.messages.map(received), limit);
+  for (const m of pending) if (!answer.messages.some((a) => a.id === m.id)) sets = upsertMessage(sets, m);
+  const read: Record<string, ReadState> = {};
+  for (const r of answer.read) read[r.user.id] = r;
+  const next: ChannelSnapshot = {
+    ...state,
+    cid: answer.channel.cid,
+    id: answer.channel.id,
+    type: answer.channel.type,
+    channel: answer.channel,
+    members: answer.members,
+    read,
+    unreadCount: me !== undefined ? (read[me]?.unread_messages ?? state.unreadCount) : state.unreadCount,
+    watcherCount: answer.watcher_count,
+    error: undefined,
+  };
+  return withSets(next, sets);
+}
+
+/** Applies one event for this channel. `me` is the connected user's id. */
+export function applyChannelEvent(
+  state: ChannelSnapshot,
+  event: ChatEvent,
+  me: string | undefined,
+): ChannelSnapshot {
+  switch (event.type) {
+    case 'message.new': {
+      const own = event.message.user?.id === me || event.message.user_id === me;
+      const known = state.messageSets.some((s) => s.messages.some((m) => m.id === event.message.id));
+      const next = withSets(state, upsertMessage(state.messageSets, received(event.message)));
+      const counted = !own && !known && !event.message.parent_id && !event.message.silent;
+      const typing = dropTyping(next.typing, event.message.user?.id);
+      return {
+        ...next,
+        typing,
+        unreadCount: counted ? next.unreadCount + 1 : next.unreadCount,
+        channel: next.channel ? { ...next.channel, last_message_at: event.message.created_at } : next.channel,
+      };
+    }
+    case 'message.updated':
+    case 'message.deleted':
+    case 'message.undeleted':
+    case 'reaction.new':
+    case 'reaction.updated':
+    case 'reaction.deleted': {
+      const incoming = event.message;
+      const hard = event.type === 'message.deleted' && event.hard_delete === true;
+      return withSets(
+        state,
+        mapMessages(state.messageSets, (m) => {
+          if (m.id !== incoming.id) return m;
+          if (hard) return undefined;
+          // Reaction events are broadcast: own_reactions in them belong to whoever reacted.
+          const ownReactions =
+            event.type.startsWith('reaction.') && event.user?.id !== me
+              ? m.own_reactions
+              : incoming.own_reactions;
+          return { ...received(incoming), own_reactions: ownReactions };
+        }),
+      );
+    }
+    case 'channel.updated':
+    case 'channel.frozen':
+    case 'channel.unfrozen': {
+      if (!event.channel || !state.channel) return state;
+      // chat-spec §4: data merged, keeping hidden and own_capabilities.
+      return {
+        ...state,
+        channel: {
+          ...state.channel,
+          ...event.channel,
+          hidden: state.channel.hidden,
+          own_capabilities: state.channel.own_capabilities,
+        },
+      };
+    }
+    case 'channel.truncated':
+      return {
+        ...withSets(state, event.message ? [{ ...emptySet(), messages: [received(event.message)] }] : []),
+        channel:
+          event.channel && state.channel
+            ? { ...state.channel, truncated_at: event.channel.truncated_at }
+            : state.channel,
+      };
+    case 'channel.hidden':
+      return state.channel ? { ...state, channel: { ...state.channel, hidden: true } } : state;
+    case 'channel.visible':
+      return state.channel ? { ...state, channel: { ...state.channel, hidden: false } } : state;
+    case 'member.added':
+    case 'member.updated': {
+      const member = event.member;
+      if (!member) return state;
+      const others = state.members.filter((m) => m.user_id !== member.user_id);
+      return { ...state, members: [...others, member] };
+    }
+    case 'member.removed': {
+      const id = event.member?.user_id ?? event.user?.id;
+      return { ...state, members: state.members.filter((m) => m.user_id !== id) };
+    }
+    case 'message.read': {
+      const user = event.user;
+      if (!user) return state;
+      const read: ReadState = {
+        user,
+        last_read: event.created_at,
+        unread_messages: 0,
+        ...(event.last_read_message_id ? { last_read_message_id: event.last_read_message_id } : {}),
+      };
+      return {
+        ...state,
+        read: { ...state.read, [user.id]: read },
+        unreadCount: user.id === me ? 0 : state.unreadCount,
+      };
+    }
+    case 'typing.start': {
+      const user = event.user;
+      if (!user || user.id === me) return state;
+      const entry = { user, at: Date.now(), ...(event.parent_id ? { parent_id: event.parent_id } : {}) };
+      return { ...state, typing: { ...state.typing, [user.id]: entry } };
+    }
+    case 'typing.stop': {
+      const typing = dropTyping(state.typing, event.user?.id);
+      return typing === state.typing ? state : { ...state, typing };
+    }
+    case 'user.watching.start':
+    case 'user.watching.stop': {
+      const count = typeof event.watcher_count === 'number' ? event.watcher_count : state.watcherCount;
+      return { ...state, watcherCount: count };
+    }
+    default:
+      return state;
+  }
+}
+
+function dropTyping(
+  typing: ChannelSnapshot['typing'],
+  userId: string | undefined,
+): ChannelSnapshot['typing'] {
+  if (userId === undefined || !(userId in typing)) return typing;
+  const { [userId]: _gone, ...rest } = typing;
+  return rest;
+}
+
+function emptySet() {
+  return { messages: [], isLatest: true, isCurrent: true, hasPrev: false, hasNext: false };
+}

@@ -1,0 +1,363 @@
+import {
+  type ChannelState,
+  type ChatEvent,
+  type MessagePagination,
+  type QueryChannelRequest,
+  type SendMessageResponse,
+} from '@caseroom/protocol';
+import type { ClientContext } from '../client/context.js';
+import {
+  createLocalMessage,
+  received,
+  toSendPayload,
+  type LocalMessage,
+  type MessageDraft,
+} from '../messages/local-message.js';
+import {
+  PAGE_SIZE,
+  selectLatest,
+  selectSetWith,
+  trimLatestForSelect,
+  upsertMessage,
+  withNewerPage,
+  withOlderPage,
+  withPageAround,
+} from '../messages/message-sets.js';
+import { ReadMarker } from '../read/read-marker.js';
+import { StateStore, type Store } from '../stores/store.js';
+import { toChatApiError } from '../transport/errors.js';
+import { TypingExpiry, TypingSender } from '../typing/typing.js';
+import {
+  applyChannelEvent,
+  emptyChannelSnapshot,
+  hydrate,
+  withSets,
+  type ChannelSnapshot,
+} from './channel-state.js';
+
+/** Data for creating a channel: members and custom fields. */
+export type ChannelData = { members?: string[] } & Record<string, unknown>;
+
+/**
+ * One channel: its observable state, queries, sending with local echo, read marking and typing.
+ * Get instances from `client.channel(type, id)`; there is one per cid.
+ */
+export class ChatChannel {
+  readonly type: string;
+  private channelId: string | undefined;
+  private readonly store: StateStore<ChannelSnapshot>;
+  private readonly readMarker: ReadMarker;
+  private readonly typingSender: TypingSender;
+  private readonly typingExpiry: TypingExpiry;
+  private watching: Promise<ChannelSnapshot> | undefined;
+  private initialized = false;
+
+  constructor(
+    private readonly ctx: ClientContext,
+    type: string,
+    id: string | undefined,
+    private readonly data: ChannelData = {},
+  ) {
+    this.type = type;
+    this.channelId = id;
+    this.store = new StateStore(emptyChannelSnapshot(type, id));
+    this.readMarker = new ReadMarker(() => void this.sendMarkRead());
+    this.typingSender = new TypingSender(
+      (eventType, parentId) => void this.sendTypingEvent(eventType, parentId),
+    );
+    this.typingExpiry = new TypingExpiry((userId) => {
+      const event = {
+        type: 'typing.stop',
+        cid: this.cid ?? '',
+        created_at: new Date().toISOString(),
+        user: this.store.getSnapshot().typing[userId]?.user ?? { id: userId },
+      } as ChatEvent;
+      this.handleEvent(event);
+      this.ctx.emitLocal(event);
+    });
+  }
+
+  /** Observable state; snapshots are immutable. */
+  get state(): Store<ChannelSnapshot> {
+    return this.store;
+  }
+
+  get id(): string | undefined {
+    return this.channelId;
+  }
+
+  get cid(): string | undefined {
+    return this.channelId === undefined ? undefined : `${this.type}:${this.channelId}`;
+  }
+
+  /** True once a query answered (the state holds server data). */
+  get isInitialized(): boolean {
+    return this.initialized;
+  }
+
+  /** Creates the channel if needed, loads the newest page and starts watching it. */
+  watch(options: { messageLimit?: number } = {}): Promise<ChannelSnapshot> {
+    this.watching ??= this.query({
+      watch: true,
+      state: true,
+      messages: { limit: options.messageLimit ?? PAGE_SIZE },
+    })
+      .then(() => this.store.getSnapshot())
+      .finally(() => {
+        this.watching = undefined;
+      });
+    return this.watching;
+  }
+
+  /** Raw channel query (chat-spec §7 POST /query); the answer replaces the latest message set. */
+  async query(request: QueryChannelRequest): Promise<ChannelState> {
+    this.store.patch({ loading: true, error: undefined });
+    try {
+      const body: QueryChannelRequest = { ...request };
+      if (!this.initialized && Object.keys(this.data).length > 0) body.data = this.data;
+      const path =
+        this.channelId === undefined
+          ? `/channels/${enc(this.type)}/query`
+          : `/channels/${enc(this.type)}/${enc(this.channelId)}/query`;
+      if (this.channelId === undefined && !this.data.members?.length) {
+        throw new Error('Channel ID or channel members array have to be provided');
+      }
+      const answer = await this.ctx.api.post<ChannelState>(path, body);
+      this.applyQueryAnswer(answer, request.messages?.limit);
+      if (request.watch) this.store.patch({ watching: true });
+      return answer;
+    } catch (error) {
+      const message = toChatApiError(error).message;
+      this.store.patch({ loading: false, loadState: 'error', error: message });
+      throw error;
+    }
+  }
+
+  /** Loads older messages into the current set. */
+  async loadPrev(limit: number = PAGE_SIZE): Promise<void> {
+    const state = this.store.getSnapshot();
+    const first = state.messages.find((m) => m.status === 'received');
+    if (!state.hasPrev || state.loadState === 'loading-top' || !this.channelId) return;
+    await this.page({ limit, ...(first ? { id_lt: first.id } : {}) }, 'loading-top', (sets, page) =>
+      withOlderPage(sets, page, limit),
+    );
+  }
+
+  /** Loads newer messages into the current set (after a jump into history). */
+  async loadNext(limit: number = PAGE_SIZE): Promise<void> {
+    const state = this.store.getSnapshot();
+    const last = [...state.messages].reverse().find((m) => m.status === 'received');
+    if (!state.hasNext || state.loadState === 'loading-bottom' || !last) return;
+    await this.page({ limit, id_gt: last.id }, 'loading-bottom', (sets, page) =>
+      withNewerPage(sets, page, limit),
+    );
+  }
+
+  /** Shows the messages around `messageId`, from memory when a set holds it, else with `id_around`. */
+  async jumpToMessage(messageId: string, limit: number = PAGE_SIZE): Promise<void> {
+    const local = selectSetWith(this.store.getSnapshot().messageSets, messageId);
+    if (local) {
+      this.store.set(withSets(this.store.getSnapshot(), local));
+      return;
+    }
+    await this.page({ limit, id_around: messageId }, 'loading-top', (sets, page) =>
+      withPageAround(sets, page, messageId, limit),
+    );
+  }
+
+  /** Back to the newest messages, reloading them when the latest set is not held in full. */
+  async jumpToLatest(): Promise<void> {
+    const local = selectLatest(this.store.getSnapshot().messageSets);
+    if (local) {
+      this.store.set(withSets(this.store.getSnapshot(), local));
+      return;
+    }
+    await this.query({ state: true, messages: { limit: PAGE_SIZE } });
+  }
+
+  /**
+   * Sends with local echo: the message appears at once with status `sending`, then becomes
+   * `received` (the server copy) or `failed` (with the error). Never throws for a server refusal.
+   */
+  async sendMessage(draft: MessageDraft): Promise<LocalMessage> {
+    const me = this.ctx.currentUser();
+    const cid = this.cid;
+    if (!me) throw new Error('Make sure to await connectUser() first.');
+    if (!cid) throw new Error('Call watch() before sending to a channel without an id');
+    const local = createLocalMessage(draft, cid, {
+      id: me.id,
+      ...(me.name ? { name: me.name } : {}),
+      ...(me.image ? { image: me.image } : {}),
+    });
+    this.typingSender.stop(draft.parent_id);
+    return this.deliver(local);
+  }
+
+  /** Sends a failed message again with the same id; the error is cleared while it runs. */
+  resendMessage(message: LocalMessage): Promise<LocalMessage> {
+    const { error: _error, ...rest } = message;
+    return this.deliver({ ...rest, status: 'sending' });
+  }
+
+  /** Marks the channel read, throttled to once per 1050 ms; paused after `markUnread`. */
+  markRead(): void {
+    if (!this.can('read-events')) return;
+    if (this.readMarker.request()) this.store.patch({ unreadCount: 0 });
+  }
+
+  /** Marks from `messageId` on as unread and pauses read marking until `resumeReadMarking()`. */
+  async markUnread(messageId: string): Promise<void> {
+    this.readMarker.pause();
+    await this.ctx.api.post(`${this.path()}/unread`, { message_id: messageId });
+  }
+
+  resumeReadMarking(): void {
+    this.readMarker.resume();
+  }
+
+  /** The user typed: sends typing.start at most every 2 s. */
+  keystroke(parentId?: string): void {
+    if (this.store.getSnapshot().channel?.config.typing_events === false) return;
+    this.typingSender.keystroke(parentId);
+  }
+
+  stopTyping(parentId?: string): void {
+    this.typingSender.stop(parentId);
+  }
+
+  /** chat-spec §4 channel select: trims cached latest messages to twice the page size. */
+  trimForSelect(): void {
+    this.store.set(
+      withSets(this.store.getSnapshot(), trimLatestForSelect(this.store.getSnapshot().messageSets)),
+    );
+  }
+
+  async stopWatching(): Promise<void> {
+    if (!this.channelId) return;
+    await this.ctx.api.post(`${this.path()}/stop-watching`, {});
+    this.store.patch({ watching: false });
+  }
+
+  /** Whether the connected user has `capability` here (unknown channels allow, the server decides). */
+  can(capability: string): boolean {
+    const channel = this.store.getSnapshot().channel;
+    return channel ? channel.own_capabilities.includes(capability) : true;
+  }
+
+  /** @internal Applies a query answer from this channel's or a list's query. */
+  applyQueryAnswer(answer: ChannelState, limit: number = PAGE_SIZE): void {
+    if (this.channelId === undefined) {
+      this.channelId = answer.channel.id;
+      this.ctx.registerChannel(answer.channel.cid, this);
+    }
+    this.initialized = true;
+    const next = hydrate(this.store.getSnapshot(), answer, this.ctx.currentUser()?.id, limit);
+    this.store.set({ ...next, loading: false, loadState: 'idle' });
+  }
+
+  /** @internal Applies a socket event addressed to this channel. */
+  handleEvent(event: ChatEvent): void {
+    const me = this.ctx.currentUser()?.id;
+    if (event.type === 'typing.start' && event.user && event.user.id !== me)
+      this.typingExpiry.started(event.user.id);
+    if (event.type === 'typing.stop' && event.user) this.typingExpiry.stopped(event.user.id);
+    if (event.type === 'message.new' && event.message.user) this.typingExpiry.stopped(event.message.user.id);
+    this.store.set(applyChannelEvent(this.store.getSnapshot(), event, me));
+  }
+
+  /** @internal */
+  dispose(): void {
+    this.readMarker.dispose();
+    this.typingExpiry.dispose();
+  }
+
+  private async deliver(message: LocalMessage): Promise<LocalMessage> {
+    this.upsert(message);
+    try {
+      const answer = await this.ctx.api.post<SendMessageResponse>(`${this.path()}/message`, {
+        message: toSendPayload(message),
+      });
+      const current = this.find(message.id);
+      // A message.new event may have merged the server copy already; keep whichever is newer.
+      const done = current?.status === 'received' ? current : received(answer.message);
+      this.upsert(done);
+      return done;
+    } catch (error) {
+      const failure = toChatApiError(error);
+      if (failure.alreadyExists) {
+        const current = this.find(message.id);
+        const done: LocalMessage =
+          current?.status === 'received' ? current : { ...message, status: 'received' };
+        this.upsert(done);
+        return done;
+      }
+      this.ctx.logger('warn', `message send failed: ${failure.message}`, {
+        id: message.id,
+        code: failure.code,
+      });
+      const failed: LocalMessage = { ...message, status: 'failed', error: failure.toJSON() };
+      this.upsert(failed);
+      return failed;
+    }
+  }
+
+  private find(id: string): LocalMessage | undefined {
+    for (const set of this.store.getSnapshot().messageSets) {
+      const found = set.messages.find((m) => m.id === id);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private upsert(message: LocalMessage): void {
+    const state = this.store.getSnapshot();
+    this.store.set(withSets(state, upsertMessage(state.messageSets, message)));
+  }
+
+  private async page(
+    messages: MessagePagination,
+    loadState: ChannelSnapshot['loadState'],
+    merge: (sets: ChannelSnapshot['messageSets'], page: LocalMessage[]) => ChannelSnapshot['messageSets'],
+  ): Promise<void> {
+    this.store.patch({ loadState });
+    try {
+      const answer = await this.ctx.api.post<ChannelState>(`${this.path()}/query`, { state: true, messages });
+      const state = this.store.getSnapshot();
+      this.store.set({
+        ...withSets(state, merge(state.messageSets, answer.messages.map(received))),
+        loadState: 'idle',
+      });
+    } catch (error) {
+      this.store.patch({ loadState: 'error', error: toChatApiError(error).message });
+      throw error;
+    }
+  }
+
+  private async sendMarkRead(): Promise<void> {
+    try {
+      await this.ctx.api.post(`${this.path()}/read`, {});
+    } catch (error) {
+      this.ctx.logger('warn', `mark read failed: ${toChatApiError(error).message}`, { cid: this.cid });
+    }
+  }
+
+  private async sendTypingEvent(type: 'typing.start' | 'typing.stop', parentId?: string): Promise<void> {
+    if (!this.channelId) return;
+    try {
+      await this.ctx.api.post(`${this.path()}/event`, {
+        event: { type, ...(parentId ? { parent_id: parentId } : {}) },
+      });
+    } catch (error) {
+      this.ctx.logger('debug', `typing event failed: ${toChatApiError(error).message}`);
+    }
+  }
+
+  private path(): string {
+    if (this.channelId === undefined) throw new Error('Call watch() first: the channel id is not known yet');
+    return `/channels/${enc(this.type)}/${enc(this.channelId)}`;
+  }
+}
+
+function enc(part: string): string {
+  return encodeURIComponent(part);
+}

@@ -1,0 +1,366 @@
+import { CHAT_LIMITS, type ChatEvent, type OwnUser, type SyncResponse } from '@caseroom/protocol';
+import { ChatChannel, type ChannelData } from '../channels/channel.js';
+import { ChannelList, type ChannelListContext, type ChannelListOptions } from '../channels/channel-list.js';
+import { NOTICE_TEXTS, Notifications } from '../notifications/notifications.js';
+import { StateStore, type Store } from '../stores/store.js';
+import { ApiClient, type FetchLike } from '../transport/api-client.js';
+import { toChatApiError } from '../transport/errors.js';
+import { silentLogger, type Logger } from '../transport/logger.js';
+import { SocketConnection, type HealthCheck, type SocketStatus } from '../transport/socket-connection.js';
+import { TokenManager, type TokenProvider } from '../transport/token-manager.js';
+import type { WebSocketConstructor } from '../transport/websocket.js';
+import { EventEmitter, type EventHandler } from './event-emitter.js';
+import { connectUrl } from './urls.js';
+
+export interface ChatClientOptions {
+  apiKey: string;
+  /** `/chat` or `http://host:port/chat`. */
+  baseUrl: string;
+  /** Default `globalThis.WebSocket`; Node tests pass the `ws` package's class. */
+  WebSocket?: WebSocketConstructor;
+  /** Default `globalThis.fetch`. */
+  fetch?: FetchLike;
+  logger?: Logger;
+  /** HTTP timeout, default 3 s. */
+  timeoutMs?: number;
+  /** Initial connect timeout, default 15 s. */
+  connectTimeoutMs?: number;
+  /** Randomness of the reconnect backoff (tests). */
+  random?: () => number;
+}
+
+export interface ConnectionSnapshot {
+  status: SocketStatus;
+  /** True while the socket is healthy (connected and hearing from the server). */
+  online: boolean;
+  connectionId?: string;
+  error?: string;
+}
+
+export interface UserToConnect {
+  id: string;
+  name?: string;
+  image?: string;
+}
+
+/**
+ * The chat client: one connection for one user, the channels it knows (one instance per cid),
+ * live channel lists, event dispatch and connection recovery.
+ */
+export class ChatClient {
+  readonly api: ApiClient;
+  readonly logger: Logger;
+  readonly notifications = new Notifications();
+  private readonly connectionStore = new StateStore<ConnectionSnapshot>({ status: 'idle', online: false });
+  private readonly meStore = new StateStore<OwnUser | undefined>(undefined);
+  private readonly activeStore = new StateStore<ChatChannel | undefined>(undefined);
+  private readonly emitter: EventEmitter;
+  private readonly internal = new Set<EventHandler>();
+  private readonly channels = new Map<string, ChatChannel>();
+  private readonly lists = new Set<ChannelList>();
+  private tokens = new TokenManager(undefined);
+  private socket: SocketConnection | undefined;
+  private userId: string | undefined;
+  private lastEventAt: string | undefined;
+  private recovering: Promise<void> | undefined;
+  private recoverAgain = false;
+  private removeBrowserHooks: (() => void) | undefined;
+
+  constructor(private readonly options: ChatClientOptions) {
+    this.logger = options.logger ?? silentLogger;
+    this.emitter = new EventEmitter((error, type) =>
+      this.logger('error', `event handler for ${type} threw: ${String(error)}`),
+    );
+    const fetchImpl = options.fetch ?? globalThis.fetch?.bind(globalThis);
+    this.api = new ApiClient({
+      apiKey: options.apiKey,
+      baseUrl: options.baseUrl,
+      fetch: (input, init) => fetchImpl(input, init),
+      tokens: () => this.tokens,
+      logger: this.logger,
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      identity: () => ({ userId: this.userId, connectionId: this.socket?.id }),
+    });
+  }
+
+  /** Connection status; `online` is true while the socket is healthy. */
+  get connection(): Store<ConnectionSnapshot> {
+    return this.connectionStore;
+  }
+
+  /** The connected user with unread totals, from `health.check`. */
+  get me(): Store<OwnUser | undefined> {
+    return this.meStore;
+  }
+
+  /** The channel the user is looking at; recovery reloads it. */
+  get activeChannel(): Store<ChatChannel | undefined> {
+    return this.activeStore;
+  }
+
+  /** Connects as `user`; resolves once the server's `health.check` arrived. */
+  connectUser(user: UserToConnect, tokenProvider: TokenProvider): Promise<OwnUser> {
+    return this.connect(user, tokenProvider);
+  }
+
+  /** Connects without a token (`Auth-Type: anonymous`). */
+  connectAnonymousUser(): Promise<OwnUser> {
+    return this.connect({ id: `anon-${crypto.randomUUID()}` }, undefined);
+  }
+
+  /** Closes the connection (code 1000) and forgets the user, their channels and lists. */
+  async disconnectUser(): Promise<void> {
+    this.socket?.disconnect();
+    this.socket = undefined;
+    this.removeBrowserHooks?.();
+    this.removeBrowserHooks = undefined;
+    for (const list of this.lists) list.dispose();
+    this.lists.clear();
+    for (const channel of this.channels.values()) channel.dispose();
+    this.channels.clear();
+    this.activeStore.set(undefined);
+    this.meStore.set(undefined);
+    this.userId = undefined;
+    this.lastEventAt = undefined;
+    this.notifications.clear();
+    this.connectionStore.set({ status: 'disconnected', online: false });
+  }
+
+  /** The channel `type:id` (same instance per cid). Without an id, a distinct channel of `data.members`. */
+  channel(type: string, id?: string, data?: ChannelData): ChatChannel {
+    if (!this.userId) throw new Error('Call connectUser or connectAnonymousUser before creating a channel');
+    if (id !== undefined) {
+      const cid = `${type}:${id}`;
+      let channel = this.channels.get(cid);
+      if (!channel) {
+        channel = new ChatChannel(this.context, type, id, data);
+        this.channels.set(cid, channel);
+      }
+      return channel;
+    }
+    if (!data?.members?.length) throw new Error('Channel ID or channel members array have to be provided');
+    const members = [...new Set(data.members)].sort();
+    const known = [...this.channels.values()].find((c) => {
+      const ids = c.state
+        .getSnapshot()
+        .members.map((m) => m.user_id)
+        .sort();
+      return c.type === type && ids.length === members.length && ids.every((m, i) => m === members[i]);
+    });
+    return known ?? new ChatChannel(this.context, type, undefined, { ...data, members });
+  }
+
+  /** A live list of channels matching `filter`; call `load()` to fetch, `dispose()` when done. */
+  channelList(options: ChannelListOptions): ChannelList {
+    const list = new ChannelList(this.context, options);
+    this.lists.add(list);
+    const dispose = list.dispose.bind(list);
+    list.dispose = () => {
+      this.lists.delete(list);
+      dispose();
+    };
+    return list;
+  }
+
+  /** Marks `channel` as the one on screen (chat-spec §4 active channel selection). */
+  setActiveChannel(channel: ChatChannel | undefined): void {
+    if (this.activeStore.getSnapshot() === channel) return;
+    this.activeStore.set(channel);
+    if (channel) {
+      channel.trimForSelect();
+      channel.resumeReadMarking();
+    }
+  }
+
+  /** Listens to server and client events of `type`, or every event with `'*'`. */
+  on: EventEmitter['on'] = (type: string, handler: EventHandler<never>) =>
+    this.emitter.on(type, handler as EventHandler);
+
+  /** Catches up after a dropped connection: `/sync`, list re-query (limit 30), active channel reload. */
+  recover(): Promise<void> {
+    if (this.recovering) {
+      this.recoverAgain = true;
+      return this.recovering;
+    }
+    this.recovering = (async () => {
+      do {
+        this.recoverAgain = false;
+        await this.runRecovery();
+      } while (this.recoverAgain);
+    })().finally(() => {
+      this.recovering = undefined;
+    });
+    return this.recovering;
+  }
+
+  /** @internal Routes one event: channel state, lists, then `on` listeners. */
+  dispatch(event: ChatEvent): void {
+    if (
+      typeof event.created_at === 'string' &&
+      event.type !== 'connection.changed' &&
+      event.type !== 'connection.recovered'
+    ) {
+      this.lastEventAt = event.created_at;
+    }
+    this.updateMe(event);
+    const cid = typeof event.cid === 'string' ? event.cid : undefined;
+    if (cid) this.channels.get(cid)?.handleEvent(event);
+    for (const handler of [...this.internal]) handler(event);
+    this.emitter.emit(event);
+  }
+
+  private get context(): ChannelListContext {
+    return {
+      api: this.api,
+      logger: this.logger,
+      currentUser: () => this.meStore.getSnapshot(),
+      registerChannel: (cid, channel) => {
+        if (!this.channels.has(cid)) this.channels.set(cid, channel as ChatChannel);
+      },
+      emitLocal: (event) => this.emitter.emit(event),
+      channelByCid: (cid) => {
+        const at = cid.indexOf(':');
+        return this.channel(cid.slice(0, at), cid.slice(at + 1));
+      },
+      onEvent: (handler) => {
+        this.internal.add(handler);
+        return () => {
+          this.internal.delete(handler);
+        };
+      },
+    };
+  }
+
+  private async connect(user: UserToConnect, provider: TokenProvider | undefined): Promise<OwnUser> {
+    if (this.socket) throw new Error('already connected; call disconnectUser() first');
+    const WebSocketImpl =
+      this.options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+    if (!WebSocketImpl)
+      throw new Error('no WebSocket implementation: pass options.WebSocket (e.g. the ws package)');
+    this.userId = user.id;
+    this.tokens = new TokenManager(provider);
+    const anonymous = provider === undefined;
+    const socket = new SocketConnection({
+      WebSocket: WebSocketImpl,
+      tokens: this.tokens,
+      logger: this.logger,
+      ...(this.options.random ? { random: this.options.random } : {}),
+      ...(this.options.connectTimeoutMs !== undefined
+        ? { connectTimeoutMs: this.options.connectTimeoutMs }
+        : {}),
+      buildUrl: async () =>
+        connectUrl(this.options.baseUrl, {
+          api_key: this.options.apiKey,
+          user_id: user.id,
+          ...(anonymous ? { auth_type: 'anonymous' } : { authorization: (await this.tokens.get()) ?? '' }),
+        }),
+      onEvent: (event) => this.dispatch(event),
+      onStatus: (status, detail) => this.handleStatus(status, detail),
+      onHealthy: (health, recovered) => this.handleHealthy(health, user, recovered),
+    });
+    this.socket = socket;
+    this.connectionStore.set({ status: 'connecting', online: false });
+    try {
+      await socket.connect();
+    } catch (error) {
+      this.socket = undefined;
+      this.userId = undefined;
+      this.notifications.add({ id: 'connection', text: NOTICE_TEXTS.connectError, permanent: true });
+      throw error;
+    }
+    this.removeBrowserHooks = hookBrowserNetwork(socket);
+    return this.meStore.getSnapshot() as OwnUser;
+  }
+
+  private handleStatus(status: SocketStatus, detail: { connectionId?: string; error?: string }): void {
+    const previous = this.connectionStore.getSnapshot();
+    this.connectionStore.set({
+      status,
+      online: status === 'connected',
+      ...(detail.connectionId ? { connectionId: detail.connectionId } : {}),
+      ...(detail.error ? { error: detail.error } : {}),
+    });
+    if (status === 'disconnected' && previous.status === 'connected' && this.socket) {
+      this.notifications.add({ id: 'connection', text: NOTICE_TEXTS.reconnecting, permanent: true });
+      this.emitLocal({ type: 'connection.changed', online: false });
+    }
+  }
+
+  private handleHealthy(health: HealthCheck, user: UserToConnect, recovered: boolean): void {
+    const previous = this.meStore.getSnapshot();
+    this.meStore.set(health.me ?? previous ?? { ...user, total_unread_count: 0, unread_channels: 0 });
+    this.lastEventAt ??= health.created_at;
+    if (!recovered) return;
+    this.notifications.remove('connection');
+    this.emitLocal({ type: 'connection.changed', online: true });
+    void this.recover();
+  }
+
+  private async runRecovery(): Promise<void> {
+    const cids = [...this.channels.values()]
+      .filter((c) => c.isInitialized && c.cid)
+      .map((c) => c.cid as string)
+      .slice(0, CHAT_LIMITS.maxQueryLimit);
+    if (this.lastEventAt && cids.length > 0) {
+      try {
+        const answer = await this.api.post<SyncResponse>('/sync', {
+          channel_cids: cids,
+          last_sync_at: this.lastEventAt,
+        });
+        for (const event of answer.events) this.dispatch(event);
+      } catch (error) {
+        this.logger('warn', `sync after reconnect failed: ${toChatApiError(error).message}`);
+      }
+    }
+    await Promise.all([
+      ...[...this.lists].map((list) => list.reload()),
+      (async () => {
+        const active = this.activeStore.getSnapshot();
+        if (!active) return;
+        try {
+          await active.watch();
+        } catch (error) {
+          this.logger('warn', `reloading the active channel failed: ${toChatApiError(error).message}`);
+        }
+      })(),
+    ]);
+    this.emitLocal({ type: 'connection.recovered', online: true });
+  }
+
+  private emitLocal(partial: { type: 'connection.changed' | 'connection.recovered'; online: boolean }): void {
+    this.emitter.emit({ ...partial, created_at: new Date().toISOString() } as ChatEvent);
+  }
+
+  private updateMe(event: ChatEvent): void {
+    const me = this.meStore.getSnapshot();
+    if (!me) return;
+    const totals = event as { total_unread_count?: unknown; unread_channels?: unknown };
+    let next = me;
+    if (typeof totals.total_unread_count === 'number')
+      next = { ...next, total_unread_count: totals.total_unread_count };
+    if (typeof totals.unread_channels === 'number')
+      next = { ...next, unread_channels: totals.unread_channels };
+    if (event.type === 'user.updated' && event.user.id === me.id) next = { ...next, ...event.user };
+    this.meStore.set(next);
+  }
+}
+
+/** Browser online/offline events speed up reconnection; absent outside browsers. */
+function hookBrowserNetwork(socket: SocketConnection): (() => void) | undefined {
+  const target = globalThis as {
+    addEventListener?: (t: string, l: () => void) => void;
+    removeEventListener?: (t: string, l: () => void) => void;
+    navigator?: unknown;
+    document?: unknown;
+  };
+  if (typeof target.addEventListener !== 'function' || typeof target.document === 'undefined')
+    return undefined;
+  const online = () => socket.reconnectNow();
+  const offline = () => socket.markUnhealthy('browser went offline');
+  target.addEventListener('online', online);
+  target.addEventListener('offline', offline);
+  return () => {
+    target.removeEventListener?.('online', online);
+    target.removeEventListener?.('offline', offline);
+  };
+}

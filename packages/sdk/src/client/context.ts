@@ -1,0 +1,15 @@
+import type { ChatEvent, OwnUser } from '@caseroom/protocol';
+import type { ApiClient } from '../transport/api-client.js';
+import type { Logger } from '../transport/logger.js';
+
+/** What channels and lists need from the client, so they do not import it. */
+export interface ClientContext {
+  readonly api: ApiClient;
+  readonly logger: Logger;
+  /** The connected user, or undefined before connectUser. */
+  currentUser(): OwnUser | undefined;
+  /** Registers a channel under its cid once it is known (distinct channels learn it from the query). */
+  registerChannel(cid: string, channel: unknown): void;
+  /** Emits a client-side event (e.g. typing.stop after expiry) to `client.on` listeners. */
+  emitLocal(event: ChatEvent): void;
+}

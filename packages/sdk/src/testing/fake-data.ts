@@ -1,0 +1,87 @@
+import type { Channel, ChannelMember, ChatUser, Message, NewMessage, ReadState } from '@caseroom/protocol';
+import { CAPABILITIES } from '@caseroom/protocol';
+
+export interface FakeChannelRecord {
+  type: string;
+  id: string;
+  custom: Record<string, unknown>;
+  members: string[];
+  messages: Message[];
+  read: Map<string, { last_read: string; unread_messages: number; last_read_message_id?: string }>;
+  createdAt: string;
+  createdBy: string;
+  hidden: Set<string>;
+}
+
+export function presentChannel(record: FakeChannelRecord): Channel {
+  const last = record.messages[record.messages.length - 1];
+  return {
+    ...record.custom,
+    id: record.id,
+    type: record.type,
+    cid: `${record.type}:${record.id}`,
+    created_at: record.createdAt,
+    updated_at: record.createdAt,
+    ...(last ? { last_message_at: last.created_at } : {}),
+    member_count: record.members.length,
+    frozen: false,
+    config: {
+      name: record.type,
+      commands: [],
+      url_enrichment: false,
+      typing_events: true,
+      read_events: true,
+      replies: true,
+      reactions: true,
+    },
+    own_capabilities: [...CAPABILITIES],
+  };
+}
+
+export function presentMember(user: ChatUser, createdAt: string): ChannelMember {
+  return {
+    user_id: user.id,
+    user,
+    channel_role: 'channel_member',
+    created_at: createdAt,
+    updated_at: createdAt,
+  };
+}
+
+export function presentRead(record: FakeChannelRecord, users: Map<string, ChatUser>): ReadState[] {
+  return record.members.map((id) => {
+    const read = record.read.get(id) ?? { last_read: record.createdAt, unread_messages: 0 };
+    return { user: users.get(id) ?? { id }, ...read };
+  });
+}
+
+export function buildMessage(
+  input: NewMessage,
+  cid: string,
+  user: ChatUser,
+  users: Map<string, ChatUser>,
+  at: string,
+): Message {
+  const { mentioned_users: mentioned = [], ...rest } = input;
+  return {
+    ...rest,
+    id: input.id ?? `fake-${crypto.randomUUID()}`,
+    cid,
+    text: input.text ?? '',
+    type: input.parent_id ? 'reply' : (input.type ?? 'regular'),
+    user,
+    user_id: user.id,
+    mentioned_users: mentioned.map((id) => users.get(id) ?? { id }),
+    attachments: input.attachments ?? [],
+    silent: input.silent ?? false,
+    pinned: false,
+    reply_count: 0,
+    reaction_counts: {},
+    reaction_scores: {},
+    reaction_groups: {},
+    latest_reactions: [],
+    own_reactions: [],
+    created_at: at,
+    updated_at: at,
+  };
+}

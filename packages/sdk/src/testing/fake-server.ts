@@ -1,0 +1,407 @@
+import type {
+  ChannelState,
+  ChatEvent,
+  ChatUser,
+  NewMessage,
+  OwnUser,
+  QueryChannelRequest,
+  QueryChannelsRequest,
+} from '@caseroom/protocol';
+import { matchesFilter } from '../channels/filter.js';
+import type { WebSocketConstructor } from '../transport/websocket.js';
+import {
+  buildMessage,
+  presentChannel,
+  presentMember,
+  presentRead,
+  type FakeChannelRecord,
+} from './fake-data.js';
+import { FakeWebSocket, type FakeSocketHost } from './fake-websocket.js';
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export interface FakeFailure {
+  status: number;
+  code: number;
+  message: string;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * An in-memory chat server speaking the SDK's protocol, for component and unit tests: hand its
+ * `fetch` and `WebSocket` to a `ChatClient`. It knows users, channels, members, messages, read
+ * state, typing and `/sync`; it can fail chosen calls, revoke tokens and drop connections.
+ */
+export class FakeChatServer implements FakeSocketHost {
+  readonly baseUrl = 'http://fake.chat/chat';
+  readonly apiKey = 'fake-key';
+  readonly users = new Map<string, ChatUser>();
+  readonly channels = new Map<string, FakeChannelRecord>();
+  readonly sockets = new Set<FakeWebSocket>();
+  /** Every HTTP request the clients made, oldest first. */
+  readonly requests: FakeRequest[] = [];
+  private readonly events: ChatEvent[] = [];
+  private readonly failures: { match: RegExp; failure: FakeFailure; times: number }[] = [];
+  private tokenVersion = 1;
+  private connections = 0;
+  private clock = Date.parse('2026-01-01T00:00:00.000Z');
+
+  /** `fetch` bound to this server. */
+  readonly fetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
+    this.handleFetch(input, init);
+
+  /** A WebSocket class bound to this server. */
+  readonly WebSocket: WebSocketConstructor = (() => {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const server = this;
+    return class extends FakeWebSocket {
+      constructor(url: string) {
+        super(url, server);
+      }
+    };
+  })();
+
+  /** Client options for `new ChatClient(...)`. */
+  get clientOptions(): {
+    apiKey: string;
+    baseUrl: string;
+    fetch: typeof fetch;
+    WebSocket: WebSocketConstructor;
+  } {
+    return {
+      apiKey: this.apiKey,
+      baseUrl: this.baseUrl,
+      fetch: this.fetch as typeof fetch,
+      WebSocket: this.WebSocket,
+    };
+  }
+
+  upsertUser(user: ChatUser): ChatUser {
+    const merged = { ...this.users.get(user.id), ...user };
+    this.users.set(user.id, merged);
+    return merged;
+  }
+
+  /** A token the fake accepts for `userId` (until `revokeTokens`). */
+  tokenFor(userId: string): string {
+    return `fake.${userId}.${this.tokenVersion}`;
+  }
+
+  /** Old tokens now answer code 40 (token expired). */
+  revokeTokens(): void {
+    this.tokenVersion += 1;
+  }
+
+  createChannel(
+    type: string,
+    id: string,
+    data: { members?: string[] } & Record<string, unknown>,
+    createdBy: string,
+  ) {
+    const cid = `${type}:${id}`;
+    const existing = this.channels.get(cid);
+    if (existing) return existing;
+    const { members = [], ...custom } = data;
+    const record: FakeChannelRecord = {
+      type,
+      id,
+      custom,
+      members: [...new Set(members)],
+      messages: [],
+      read: new Map(),
+      createdAt: this.now(),
+      createdBy,
+      hidden: new Set(),
+    };
+    for (const m of record.members) if (!this.users.has(m)) this.users.set(m, { id: m });
+    this.channels.set(cid, record);
+    return record;
+  }
+
+  /** A message sent by `userId` (as if from another client); emits message.new. */
+  sendMessage(cid: string, userId: string, message: NewMessage) {
+    const record = this.channels.get(cid);
+    if (!record) throw new HttpError(404, 16, `channel ${cid} does not exist`);
+    if (message.id && record.messages.some((m) => m.id === message.id)) {
+      throw new HttpError(400, 4, `message with id ${message.id} already exists`);
+    }
+    const user = this.users.get(userId) ?? { id: userId };
+    const created = buildMessage(message, cid, user, this.users, this.now());
+    record.messages.push(created);
+    for (const member of record.members) {
+      if (member === userId) continue;
+      const read = record.read.get(member) ?? { last_read: record.createdAt, unread_messages: 0 };
+      record.read.set(member, { ...read, unread_messages: read.unread_messages + 1 });
+    }
+    this.emit(cid, {
+      type: 'message.new',
+      cid,
+      created_at: created.created_at,
+      message: created,
+      user,
+    } as ChatEvent);
+    return created;
+  }
+
+  /** Sends an event to every connected member of the channel and records it for `/sync`. */
+  emit(cid: string, event: ChatEvent, exceptUserId?: string): void {
+    this.events.push(event);
+    const members = this.channels.get(cid)?.members ?? [];
+    for (const socket of this.sockets) {
+      if (socket.userId && members.includes(socket.userId) && socket.userId !== exceptUserId)
+        socket.push(event);
+    }
+  }
+
+  /** The next `times` requests whose `METHOD path` matches fail with `failure`. */
+  failNext(match: RegExp, failure: FakeFailure, times = 1): void {
+    this.failures.push({ match, failure, times });
+  }
+
+  /** Drops every socket as a network failure would (close 1006). */
+  dropConnections(): void {
+    for (const socket of [...this.sockets]) socket.serverClose(1006, 'network down');
+  }
+
+  /** Requests to paths matching `re`. */
+  requestsTo(re: RegExp): FakeRequest[] {
+    return this.requests.filter((r) => re.test(`${r.method} ${r.path}`));
+  }
+
+  /** @internal socket host */
+  accept(socket: FakeWebSocket): void {
+    const userId = socket.query.get('user_id') ?? undefined;
+    const token = socket.query.get('authorization');
+    const anonymous = socket.query.get('auth_type') === 'anonymous';
+    const failure = anonymous ? undefined : this.checkToken(token, userId);
+    if (failure) {
+      socket.push({ error: { code: failure.code, message: failure.message, StatusCode: failure.status } });
+      queueMicrotask(() => socket.serverClose(1000, `code ${failure.code}`));
+      return;
+    }
+    socket.userId = userId;
+    socket.connectionId = `conn-${++this.connections}`;
+    this.sockets.add(socket);
+    const me: OwnUser = {
+      ...(this.users.get(userId ?? '') ?? { id: userId ?? 'anon' }),
+      total_unread_count: 0,
+      unread_channels: 0,
+    };
+    socket.push({ type: 'health.check', connection_id: socket.connectionId, me, created_at: this.now() });
+  }
+
+  /** @internal */
+  detach(socket: FakeWebSocket): void {
+    this.sockets.delete(socket);
+  }
+
+  /** @internal pings are answered with a health.check */
+  receive(socket: FakeWebSocket, frame: unknown): void {
+    if ((frame as { type?: unknown }).type === 'health.check') {
+      socket.push({ type: 'health.check', connection_id: socket.connectionId, created_at: this.now() });
+    }
+  }
+
+  private now(): string {
+    // Strictly increasing, and never behind real time, so orderings are deterministic.
+    this.clock = Math.max(this.clock + 1, Date.now());
+    return new Date(this.clock).toISOString();
+  }
+
+  private checkToken(token: string | null | undefined, userId: string | undefined): FakeFailure | undefined {
+    const parts = token?.split('.') ?? [];
+    if (parts.length !== 3 || parts[0] !== 'fake' || parts[1] !== userId) {
+      return { status: 401, code: 43, message: 'token signature is invalid' };
+    }
+    if (Number(parts[2]) !== this.tokenVersion)
+      return { status: 401, code: 40, message: 'token has expired' };
+    return undefined;
+  }
+
+  private async handleFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+    await Promise.resolve();
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    const path = url.pathname.replace(/^\/chat/, '');
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((value, key) => {
+      headers[key] = value;
+    });
+    const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+    const method = init.method ?? 'GET';
+    const request: FakeRequest = { method, path, query: Object.fromEntries(url.searchParams), headers, body };
+    this.requests.push(request);
+    try {
+      const failure = this.takeFailure(`${method} ${path}`);
+      if (failure) throw new HttpError(failure.status, failure.code, failure.message);
+      if (headers['auth-type'] !== 'anonymous') {
+        const bad = this.checkToken(headers.authorization, request.query.user_id);
+        if (bad) throw new HttpError(bad.status, bad.code, bad.message);
+      }
+      return json(200, this.route(request));
+    } catch (error) {
+      if (error instanceof HttpError) {
+        return json(error.status, { code: error.code, message: error.message, StatusCode: error.status });
+      }
+      throw error;
+    }
+  }
+
+  private takeFailure(key: string): FakeFailure | undefined {
+    const index = this.failures.findIndex((f) => f.match.test(key));
+    const entry = this.failures[index];
+    if (!entry) return undefined;
+    entry.times -= 1;
+    if (entry.times <= 0) this.failures.splice(index, 1);
+    return entry.failure;
+  }
+
+  private route(request: FakeRequest): unknown {
+    const userId = request.query.user_id ?? '';
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const segments = request.path.split('/').filter(Boolean).map(decodeURIComponent);
+    if (request.method === 'POST' && request.path === '/channels') {
+      return this.queryChannels(userId, body as QueryChannelsRequest);
+    }
+    if (request.method === 'POST' && request.path === '/sync') {
+      const since = String(body.last_sync_at ?? '');
+      const cids = new Set((body.channel_cids as string[] | undefined) ?? []);
+      return {
+        events: this.events.filter(
+          (e) => typeof e.cid === 'string' && cids.has(e.cid) && e.created_at > since,
+        ),
+      };
+    }
+    if (segments[0] === 'channels' && request.method === 'POST') {
+      const [, type = '', idOrQuery = '', action] = segments;
+      if (idOrQuery === 'query' && segments.length === 3) {
+        const members = ((body as QueryChannelRequest).data?.members ?? []).slice().sort();
+        return this.queryChannel(userId, type, `!members-${members.join('-')}`, body as QueryChannelRequest);
+      }
+      return this.channelAction(userId, type, idOrQuery, action ?? '', body);
+    }
+    throw new HttpError(404, 16, `${request.method} ${request.path} does not exist`);
+  }
+
+  private channelAction(
+    userId: string,
+    type: string,
+    id: string,
+    action: string,
+    body: Record<string, unknown>,
+  ) {
+    const cid = `${type}:${id}`;
+    if (action === 'query') return this.queryChannel(userId, type, id, body as QueryChannelRequest);
+    const record = this.memberChannel(userId, cid);
+    const user = this.users.get(userId) ?? { id: userId };
+    switch (action) {
+      case 'message':
+        return { message: this.sendMessage(cid, userId, (body.message ?? {}) as NewMessage) };
+      case 'read': {
+        const last = record.messages[record.messages.length - 1];
+        const at = this.now();
+        record.read.set(userId, {
+          last_read: at,
+          unread_messages: 0,
+          ...(last ? { last_read_message_id: last.id } : {}),
+        });
+        this.emit(cid, {
+          type: 'message.read',
+          cid,
+          created_at: at,
+          user,
+          ...(last ? { last_read_message_id: last.id } : {}),
+        } as ChatEvent);
+        return {};
+      }
+      case 'event': {
+        const event = (body.event ?? {}) as { type?: string; parent_id?: string };
+        this.emit(cid, { ...event, cid, created_at: this.now(), user } as ChatEvent, userId);
+        return { event };
+      }
+      case 'unread':
+      case 'stop-watching':
+        return {};
+      default:
+        throw new HttpError(404, 16, `channel action ${action} does not exist`);
+    }
+  }
+
+  private memberChannel(userId: string, cid: string): FakeChannelRecord {
+    const record = this.channels.get(cid);
+    if (!record) throw new HttpError(404, 16, `channel ${cid} does not exist`);
+    if (!record.members.includes(userId))
+      throw new HttpError(403, 17, `user ${userId} is not a member of ${cid}`);
+    return record;
+  }
+
+  private queryChannel(userId: string, type: string, id: string, body: QueryChannelRequest): ChannelState {
+    const cid = `${type}:${id}`;
+    if (!this.channels.has(cid)) this.createChannel(type, id, body.data ?? { members: [userId] }, userId);
+    const record = this.memberChannel(userId, cid);
+    const page = body.messages ?? {};
+    let messages = record.messages;
+    const index = (mid: string | undefined) => messages.findIndex((m) => m.id === mid);
+    const limit = page.limit ?? 25;
+    if (page.id_lt) messages = messages.slice(0, Math.max(0, index(page.id_lt))).slice(-limit);
+    else if (page.id_gt) messages = messages.slice(index(page.id_gt) + 1).slice(0, limit);
+    else if (page.id_around) {
+      const at = index(page.id_around);
+      const start = Math.max(0, at - Math.floor(limit / 2));
+      messages = messages.slice(start, start + limit);
+    } else messages = messages.slice(-limit);
+    return this.channelState(record, messages);
+  }
+
+  private queryChannels(userId: string, body: QueryChannelsRequest): { channels: ChannelState[] } {
+    const matching = [...this.channels.values()]
+      .filter((r) => r.members.includes(userId) && !r.hidden.has(userId))
+      .filter((r) => matchesFilter(body.filter_conditions ?? {}, this.subject(r)))
+      .sort((a, b) => lastAt(b).localeCompare(lastAt(a)));
+    const offset = body.offset ?? 0;
+    const page = matching.slice(offset, offset + (body.limit ?? 25));
+    const messageLimit = body.message_limit ?? 25;
+    return { channels: page.map((r) => this.channelState(r, r.messages.slice(-messageLimit))) };
+  }
+
+  private subject(record: FakeChannelRecord) {
+    return {
+      channel: presentChannel(record),
+      members: record.members.map((id) => presentMember(this.users.get(id) ?? { id }, record.createdAt)),
+    };
+  }
+
+  private channelState(record: FakeChannelRecord, messages: FakeChannelRecord['messages']): ChannelState {
+    const { channel, members } = this.subject(record);
+    return {
+      channel,
+      messages,
+      pinned_messages: [],
+      members,
+      read: presentRead(record, this.users),
+      watcher_count: 0,
+    };
+  }
+}
+
+function lastAt(record: FakeChannelRecord): string {
+  return record.messages[record.messages.length - 1]?.created_at ?? record.createdAt;
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}

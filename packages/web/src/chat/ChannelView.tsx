@@ -91,6 +91,7 @@ export function ChannelView({ client, viewerId, type, id }: ChannelViewProps) {
           loading={state.loading || !state.channel}
         />
       )}
+      <TypingIndicator names={typingNames} />
       {state.channel ? <MessageComposer channel={channel} canSend={canSend} /> : null}
     </section>
   );

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ChatErrorBody } from '../errors.js';
 import { Channel, ChannelMember, ChatUser, Message, OwnUser, Reaction } from './models.js';
 
 /** Fields every event carries. `cid` is set on channel events. */
@@ -110,6 +111,16 @@ export const UserEvent = z.looseObject({
   user: ChatUser,
 });
 
+/**
+ * The only frame of a refused socket (bad api_key, missing/expired/bad token): the server sends it, then
+ * closes with 1000. On code 40 the client refreshes its token and reconnects.
+ */
+export const ConnectionErrorEvent = z.looseObject({
+  type: z.literal('connection.error'),
+  error: ChatErrorBody,
+  created_at: z.string(),
+});
+
 /** Events the client synthesises itself; never sent by the server. */
 export const LocalConnectionEvent = z.looseObject({
   ...base,
@@ -130,6 +141,7 @@ export const ChatEvent = z.union([
   TypingEvent,
   UserEvent,
   LocalConnectionEvent,
+  ConnectionErrorEvent,
 ]);
 export type ChatEvent = z.infer<typeof ChatEvent>;
 export type ChatEventType = ChatEvent['type'];

@@ -103,7 +103,9 @@ export type ChannelMember = z.infer<typeof ChannelMember>;
 
 export const ChannelConfig = z.looseObject({
   name: z.string(),
-  commands: z.array(z.object({ name: z.string(), args: z.string().optional(), description: z.string().optional() })),
+  commands: z.array(
+    z.object({ name: z.string(), args: z.string().optional(), description: z.string().optional() }),
+  ),
   url_enrichment: z.boolean(),
   typing_events: z.boolean(),
   read_events: z.boolean(),

@@ -34,7 +34,9 @@ export const QueryChannelRequest = z.object({
   watch: z.boolean().optional(),
   presence: z.boolean().optional(),
   messages: MessagePagination.optional(),
-  members: z.object({ limit: z.number().int().min(0).optional(), offset: z.number().int().min(0).optional() }).optional(),
+  members: z
+    .object({ limit: z.number().int().min(0).optional(), offset: z.number().int().min(0).optional() })
+    .optional(),
   watchers: z.object({ limit: z.number().int().min(0).optional() }).optional(),
 });
 export type QueryChannelRequest = z.infer<typeof QueryChannelRequest>;
@@ -42,7 +44,9 @@ export type QueryChannelRequest = z.infer<typeof QueryChannelRequest>;
 /** `POST /chat/channels` (query channels). */
 export const QueryChannelsRequest = z.object({
   filter_conditions: CustomData.optional(),
-  sort: z.array(z.object({ field: z.string(), direction: z.union([z.literal(1), z.literal(-1)]) })).optional(),
+  sort: z
+    .array(z.object({ field: z.string(), direction: z.union([z.literal(1), z.literal(-1)]) }))
+    .optional(),
   limit: z.number().int().min(0).max(CHAT_LIMITS.maxQueryLimit).optional(),
   offset: z.number().int().min(0).optional(),
   message_limit: z.number().int().min(0).max(CHAT_LIMITS.maxQueryLimit).optional(),

@@ -16,4 +16,3 @@ export type SendMessageResponse = z.infer<typeof SendMessageResponse>;
 
 export const SyncResponse = z.object({ events: z.array(ChatEvent), duration: z.string().optional() });
 export type SyncResponse = z.infer<typeof SyncResponse>;
-

@@ -1,5 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ChatErrorCode } from '@caseroom/protocol';
 import type { Platform } from '../platform/context.js';
+import { authenticate } from './auth.js';
+import type { ChatContext } from './context.js';
+import { ChatError } from './errors.js';
+import { Realtime } from './realtime/fanout.js';
+import { channelRoutes } from './routes/channels.js';
+import { connectRoute } from './routes/connect.js';
+import { connectionIdOf, credentialsOf } from './routes/credentials.js';
+import { createServerApi } from './server-client.js';
 import type { ChatServerApi } from './server-api.js';
 
 export type { ChatServerApi } from './server-api.js';
@@ -12,6 +21,43 @@ export interface ChatModule {
   close(): Promise<void>;
 }
 
-export async function registerChat(_http: FastifyInstance, _platform: Platform): Promise<ChatModule> {
-  throw new Error('chat module not built yet');
+/** Maps any failure to the chat error shape `{code, message, StatusCode}` (chat-spec §8). */
+function toChatError(err: FastifyError | Error): ChatError {
+  if (err instanceof ChatError) return err;
+  const status = (err as FastifyError).statusCode;
+  if (status === 413) return new ChatError(ChatErrorCode.PayloadTooBig, 'payload too big', 413);
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new ChatError(ChatErrorCode.InputError, err.message, status === 415 ? 400 : status);
+  }
+  return new ChatError(ChatErrorCode.Internal, 'internal error', 500);
+}
+
+/** Registers the chat routes in their own encapsulated plugin (own error handler) and starts the fan-out. */
+export async function registerChat(http: FastifyInstance, platform: Platform): Promise<ChatModule> {
+  const realtime = new Realtime(platform.bus, platform.log);
+  await realtime.start();
+  const ctx: ChatContext = { ...platform, realtime, hooks: { messageNew: [] } };
+
+  await http.register(
+    async (chat) => {
+      chat.decorateRequest('chatActor', null);
+      chat.setErrorHandler((err: FastifyError, req, reply) => {
+        const chatErr = toChatError(err);
+        if (chatErr.status >= 500) req.log.error({ err }, 'chat request failed');
+        return reply.code(chatErr.status).send(chatErr.toBody());
+      });
+      chat.addHook('onRequest', async (req) => {
+        // The socket authenticates itself so that it can answer with an error frame.
+        if (req.routeOptions.url === '/chat/connect') return;
+        const actor = await authenticate(ctx.config, credentialsOf(req));
+        const connectionId = connectionIdOf(req);
+        req.chatActor = actor.kind === 'user' && connectionId ? { ...actor, connectionId } : actor;
+      });
+      connectRoute(chat, ctx);
+      channelRoutes(chat, ctx);
+    },
+    { prefix: '/chat' },
+  );
+
+  return { server: createServerApi(ctx), close: () => realtime.close() };
 }

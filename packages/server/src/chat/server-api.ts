@@ -1,10 +1,16 @@
 import type { Channel, ChatUser, Message, NewMessage } from '@caseroom/protocol';
 
 /** A user as the product upserts it: id plus any of name, image, role and custom fields (clientOf, guestOf). */
-export type ChatUserInput = { id: string; name?: string; image?: string | null; role?: string } & Record<string, unknown>;
+export type ChatUserInput = { id: string; name?: string; image?: string | null; role?: string } & Record<
+  string,
+  unknown
+>;
 
 /** Channel data on create: members, team and custom fields (caseplans, organizations, hasClient, hasGuest). */
-export type ChannelInput = { members?: string[]; team?: string; name?: string; frozen?: boolean } & Record<string, unknown>;
+export type ChannelInput = { members?: string[]; team?: string; name?: string; frozen?: boolean } & Record<
+  string,
+  unknown
+>;
 
 /** What `onMessageNew` hooks receive, after commit. */
 export interface MessageNewHook {
@@ -22,7 +28,12 @@ export interface ChatServerApi {
   createToken(userId: string, expiresInSeconds?: number): Promise<string>;
   upsertUsers(users: ChatUserInput[]): Promise<ChatUser[]>;
   /** Creates the channel (by id, or by distinct member list when `id` is undefined) or returns the existing one. */
-  getOrCreateChannel(type: string, id: string | undefined, data: ChannelInput, createdById: string): Promise<Channel>;
+  getOrCreateChannel(
+    type: string,
+    id: string | undefined,
+    data: ChannelInput,
+    createdById: string,
+  ): Promise<Channel>;
   /** Partial update of channel data (custom fields, frozen, cooldown, name). Emits `channel.updated`. */
   updateChannelPartial(cid: string, set: Record<string, unknown>, unset?: string[]): Promise<Channel>;
   addMembers(cid: string, userIds: string[]): Promise<void>;

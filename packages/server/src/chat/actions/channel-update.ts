@@ -1,0 +1,181 @@
+import type { Channel } from '@caseroom/protocol';
+import type { Actor, ChatContext } from '../context.js';
+import { inputError } from '../errors.js';
+import { channelForActor, requireCapability, type ChannelAccess } from '../policy/channel-access.js';
+import { presentChannel, presentMember } from '../presenters/channel.js';
+import { write, type Outbox } from '../realtime/outbox.js';
+import { getChannel, getMember, lockChannel, memberIds } from '../store/channels.js';
+import { getUsers } from '../store/users.js';
+
+/** Fields a partial update may set as columns; anything else not reserved is custom data. */
+const COLUMN_FIELDS = new Set(['name', 'team', 'frozen', 'cooldown', 'disabled']);
+const IMMUTABLE = new Set([
+  'id',
+  'type',
+  'cid',
+  'created_by',
+  'created_by_id',
+  'created_at',
+  'updated_at',
+  'last_message_at',
+  'member_count',
+  'members',
+  'config',
+  'own_capabilities',
+  'truncated_at',
+  'deleted_at',
+  'member_hash',
+]);
+
+function checkPartial(access: ChannelAccess, actor: Actor, set: Record<string, unknown>, unset: string[]) {
+  for (const key of [...Object.keys(set), ...unset]) {
+    if (IMMUTABLE.has(key)) throw inputError(`field "${key}" cannot be updated`);
+  }
+  requireCapability(access, 'update-channel', 'update the channel');
+  if ('frozen' in set || unset.includes('frozen'))
+    requireCapability(access, 'freeze-channel', 'freeze the channel');
+  if ('cooldown' in set) requireCapability(access, 'set-channel-cooldown', 'set slow mode');
+  if (('team' in set || unset.includes('team')) && actor.kind !== 'server') {
+    throw inputError('only the server may move a channel to another team');
+  }
+  if ('frozen' in set && typeof set.frozen !== 'boolean') throw inputError('frozen must be true or false');
+  if ('disabled' in set && typeof set.disabled !== 'boolean')
+    throw inputError('disabled must be true or false');
+  if ('cooldown' in set) {
+    const c = set.cooldown;
+    if (typeof c !== 'number' || !Number.isInteger(c) || c < 0 || c > 120) {
+      throw inputError('cooldown must be a whole number of seconds from 0 to 120');
+    }
+  }
+  for (const k of ['name', 'team']) {
+    if (k in set && set[k] !== null && typeof set[k] !== 'string') throw inputError(`${k} must be a string`);
+  }
+}
+
+/** `PATCH /chat/channels/{type}/{id}` and the server API: sets and unsets channel fields; emits `channel.updated`. */
+export async function updateChannelPartial(
+  ctx: ChatContext,
+  actor: Actor,
+  cid: string,
+  set: Record<string, unknown>,
+  unset: string[] = [],
+): Promise<Channel> {
+  return write(ctx, async (q, out) => {
+    const access = await channelForActor(q, actor, cid);
+    checkPartial(access, actor, set, unset);
+    await lockChannel(q, cid);
+    const columns: string[] = [];
+    const params: unknown[] = [cid];
+    const p = (v: unknown) => {
+      params.push(v);
+      return `$${params.length}`;
+    };
+    for (const [k, v] of Object.entries(set)) if (COLUMN_FIELDS.has(k)) columns.push(`${k} = ${p(v)}`);
+    for (const k of unset) {
+      if (k === 'name' || k === 'team') columns.push(`${k} = NULL`);
+      if (k === 'frozen' || k === 'disabled') columns.push(`${k} = false`);
+      if (k === 'cooldown') columns.push('cooldown = 0');
+    }
+    const customSet = Object.fromEntries(Object.entries(set).filter(([k]) => !COLUMN_FIELDS.has(k)));
+    const customUnset = unset.filter((k) => !COLUMN_FIELDS.has(k));
+    await q.query(
+      `UPDATE chat_channels SET ${[...columns, ''].join(', ')}
+         custom = (custom || ${p(JSON.stringify(customSet))}::jsonb) - ${p(customUnset)}::text[],
+         updated_at = now()
+       WHERE cid = $1`,
+      params,
+    );
+    const channel = await getChannel(q, cid);
+    if (!channel) throw inputError(`channel ${cid} vanished`);
+    const presented = presentChannel(channel, undefined);
+    out.channelEvent(await memberIds(q, cid), {
+      type: 'channel.updated',
+      cid,
+      channel_id: channel.id,
+      channel_type: channel.type,
+      channel: presented,
+      created_at: presented.updated_at,
+    });
+    return presented;
+  });
+}
+
+async function stageMemberEvent(
+  q: Parameters<Parameters<typeof write>[1]>[0],
+  out: Outbox,
+  cid: string,
+  userId: string,
+  kind: 'added' | 'removed',
+  audience: string[],
+) {
+  const channel = await getChannel(q, cid);
+  const member = await getMember(q, cid, userId);
+  const users = await getUsers(q, [userId]);
+  if (!channel) return;
+  const now = new Date().toISOString();
+  const ids = { cid, channel_id: channel.id, channel_type: channel.type };
+  const user = users.get(userId);
+  const memberOut = member ? presentMember(member, user) : { user_id: userId };
+  out.channelEvent(audience, { type: `member.${kind}`, ...ids, member: memberOut, created_at: now });
+  out.notify(userId, {
+    type: kind === 'added' ? 'notification.added_to_channel' : 'notification.removed_from_channel',
+    ...ids,
+    channel: presentChannel(channel, undefined),
+    member: memberOut,
+    created_at: now,
+  });
+}
+
+/** Adds members (who must be chat users); emits `member.added` and `notification.added_to_channel`. */
+export async function addMembers(
+  ctx: ChatContext,
+  actor: Actor,
+  cid: string,
+  userIds: string[],
+): Promise<void> {
+  await write(ctx, async (q, out) => {
+    const access = await channelForActor(q, actor, cid);
+    requireCapability(access, 'update-channel-members', 'add members');
+    await lockChannel(q, cid);
+    const ids = [...new Set(userIds)];
+    const known = await getUsers(q, ids);
+    const missing = ids.filter((id) => !known.has(id));
+    if (missing.length) throw inputError(`users ${missing.join(', ')} don't exist`);
+    const added: string[] = [];
+    for (const id of ids) {
+      const r = await q.query(
+        'INSERT INTO chat_members (cid, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [cid, id],
+      );
+      if (r.rowCount > 0) added.push(id);
+    }
+    const audience = await memberIds(q, cid);
+    for (const id of added) await stageMemberEvent(q, out, cid, id, 'added', audience);
+  });
+}
+
+/** Removes members (a user may always remove themselves); emits `member.removed` and the notification. */
+export async function removeMembers(
+  ctx: ChatContext,
+  actor: Actor,
+  cid: string,
+  userIds: string[],
+): Promise<void> {
+  await write(ctx, async (q, out) => {
+    const access = await channelForActor(q, actor, cid);
+    const self = actor.kind === 'user' && userIds.every((id) => id === actor.userId);
+    if (self) requireCapability(access, 'leave-channel', 'leave the channel');
+    else requireCapability(access, 'update-channel-members', 'remove members');
+    await lockChannel(q, cid);
+    const audience = await memberIds(q, cid);
+    for (const id of new Set(userIds)) {
+      if (!audience.includes(id)) continue;
+      await stageMemberEvent(q, out, cid, id, 'removed', audience);
+      await q.query('DELETE FROM chat_members WHERE cid = $1 AND user_id = $2', [cid, id]);
+    }
+  });
+  // A removed member's sockets stop watching the channel.
+  for (const conn of ctx.realtime.connections.all()) {
+    if (userIds.includes(conn.userId)) conn.watching.delete(cid);
+  }
+}

@@ -1,0 +1,97 @@
+import {
+  CHAT_LIMITS,
+  type ChannelState,
+  type QueryChannelRequest,
+  type QueryChannelsRequest,
+} from '@caseroom/protocol';
+import type { ChatContext, Actor } from '../context.js';
+import { inputError } from '../errors.js';
+import { accessTo } from '../policy/channel-access.js';
+import { write } from '../realtime/outbox.js';
+import { CHANNEL_COLUMNS } from '../store/channels.js';
+import { CHANNEL_SORT, ChannelFilter } from '../store/channel-filter.js';
+import type { ChannelRow } from '../store/rows.js';
+import { channelStates } from '../views/channel-state.js';
+import { doGetOrCreateChannel } from './channel-create.js';
+
+/**
+ * `POST /chat/channels/{type}/{id}/query` (and `/chat/channels/{type}/query` by member list): creates the
+ * channel when missing, checks the actor may read it, optionally watches it, and answers its state.
+ */
+export async function queryChannel(
+  ctx: ChatContext,
+  actor: Actor,
+  type: string,
+  id: string | undefined,
+  req: QueryChannelRequest,
+): Promise<ChannelState> {
+  const channel = await write(ctx, async (q, out) => {
+    const { channel } = await doGetOrCreateChannel(q, out, actor, type, id, req.data ?? {});
+    await accessTo(q, actor, channel);
+    return channel;
+  });
+  if (req.watch && actor.kind === 'user' && actor.connectionId) {
+    await ctx.realtime.setWatching(actor.connectionId, channel.cid, true);
+  }
+  const [state] = await channelStates(ctx.db, [channel], actor, {
+    ...(req.messages ? { messages: req.messages } : {}),
+    ...(req.members?.limit !== undefined ? { memberLimit: req.members.limit } : {}),
+    ...(req.members?.offset !== undefined ? { memberOffset: req.members.offset } : {}),
+  });
+  if (!state) throw inputError(`channel ${channel.cid} could not be read`);
+  return state;
+}
+
+/** Channel rows matching a filter; a user only ever sees channels they are a member of. */
+export async function findChannels(
+  ctx: ChatContext,
+  actor: Actor,
+  filter: Record<string, unknown>,
+  sort: QueryChannelsRequest['sort'],
+  limit: number,
+  offset: number,
+): Promise<ChannelRow[]> {
+  const viewerId = actor.kind === 'user' ? actor.userId : undefined;
+  const f = new ChannelFilter(viewerId !== undefined);
+  const join = viewerId ? `JOIN chat_members vm ON vm.cid = c.cid AND vm.user_id = ${f.param(viewerId)}` : '';
+  const where = [f.toSql(filter), 'c.deleted_at IS NULL'];
+  // Hidden channels stay out of the list unless the filter asks for them (chat-spec §4 Channel).
+  if (viewerId && !('hidden' in filter)) where.push('NOT vm.hidden');
+  const order = (sort?.length ? sort : [{ field: 'last_message_at', direction: -1 as const }]).map((s) => {
+    const column = CHANNEL_SORT[s.field];
+    if (!column || (!viewerId && column.includes('vm.')))
+      throw inputError(`cannot sort channels by ${s.field}`);
+    return `${column} ${s.direction === 1 ? 'ASC' : 'DESC'} NULLS LAST`;
+  });
+  const { rows } = await ctx.db.query<ChannelRow>(
+    `SELECT ${CHANNEL_COLUMNS} FROM chat_channels c ${join}
+      WHERE ${where.join(' AND ')}
+      ORDER BY ${[...order, 'c.cid ASC'].join(', ')}
+      LIMIT ${f.param(limit)} OFFSET ${f.param(offset)}`,
+    f.params,
+  );
+  return rows;
+}
+
+/** `POST /chat/channels`: the actor's channels matching the filter, with their state. */
+export async function queryChannels(
+  ctx: ChatContext,
+  actor: Actor,
+  req: QueryChannelsRequest,
+): Promise<ChannelState[]> {
+  const rows = await findChannels(
+    ctx,
+    actor,
+    req.filter_conditions ?? {},
+    req.sort,
+    req.limit ?? CHAT_LIMITS.channelPageSize,
+    req.offset ?? 0,
+  );
+  if (req.watch && actor.kind === 'user' && actor.connectionId) {
+    for (const row of rows) await ctx.realtime.setWatching(actor.connectionId, row.cid, true);
+  }
+  return channelStates(ctx.db, rows, actor, {
+    messageLimit: req.message_limit ?? CHAT_LIMITS.messagePageSize,
+    ...(req.member_limit !== undefined ? { memberLimit: req.member_limit } : {}),
+  });
+}

@@ -1,0 +1,205 @@
+import crypto from 'node:crypto';
+import { CHAT_LIMITS, ChatErrorCode, type Message, type NewMessage } from '@caseroom/protocol';
+import type { Queryable } from '../../platform/db.js';
+import type { Actor, ChatContext } from '../context.js';
+import { ChatError, inputError, notFound } from '../errors.js';
+import { channelForActor, requireCapability, type ChannelAccess } from '../policy/channel-access.js';
+import { presentChannel } from '../presenters/channel.js';
+import { presentMessage, RESERVED_MESSAGE_FIELDS } from '../presenters/message.js';
+import { write, type Outbox } from '../realtime/outbox.js';
+import { lockChannel, memberIds } from '../store/channels.js';
+import { getMessage, loadLookups } from '../store/messages.js';
+import type { ChannelRow, MessageRow } from '../store/rows.js';
+
+/** Checks a new message on its own (before any database work): length, content, shape. */
+export function checkNewMessage(input: NewMessage, actor: Actor): void {
+  const text = input.text ?? '';
+  if (text.length > CHAT_LIMITS.maxMessageLength) {
+    throw new ChatError(
+      ChatErrorCode.MessageTooLong,
+      `message is too long: ${text.length} characters, the maximum is ${CHAT_LIMITS.maxMessageLength}`,
+      400,
+    );
+  }
+  if (text.trim() === '' && !input.attachments?.length && !input.poll_id) {
+    throw inputError('message must have text, attachments or a poll');
+  }
+  if (input.type === 'system' && actor.kind !== 'server') {
+    throw inputError('only the server may send system messages');
+  }
+}
+
+/** Message id already taken: answered with code 4 so a resend counts as received (chat-spec §4). */
+function duplicateId(id: string): ChatError {
+  return inputError(`SendMessage failed with error: "a message with id ${id} already exists"`);
+}
+
+async function checkReferences(q: Queryable, channel: ChannelRow, input: NewMessage, access: ChannelAccess) {
+  let parent: MessageRow | undefined;
+  if (input.parent_id) {
+    requireCapability(access, 'send-reply', 'send thread replies');
+    parent = await getMessage(q, input.parent_id);
+    if (!parent || parent.cid !== channel.cid)
+      throw notFound(`parent message ${input.parent_id} does not exist`);
+    if (parent.parent_id) {
+      throw new ChatError(ChatErrorCode.MultipleNestingLevel, 'replies to replies are not allowed', 400);
+    }
+  } else {
+    requireCapability(access, 'send-message', 'send messages');
+  }
+  if (input.quoted_message_id) {
+    requireCapability(access, 'quote-message', 'quote messages');
+    const quoted = await getMessage(q, input.quoted_message_id);
+    if (!quoted || quoted.cid !== channel.cid) {
+      throw notFound(`quoted message ${input.quoted_message_id} does not exist`);
+    }
+  }
+  if (input.attachments?.length) requireCapability(access, 'upload-file', 'send attachments');
+  if (/\bhttps?:\/\/\S+/i.test(input.text ?? '')) requireCapability(access, 'send-links', 'send links');
+  return parent;
+}
+
+async function checkCooldown(q: Queryable, access: ChannelAccess, userId: string | null) {
+  const { channel, caps } = access;
+  if (channel.cooldown <= 0 || !userId || !caps || caps.has('skip-slow-mode')) return;
+  const { rows } = await q.query<{ wait: number }>(
+    `SELECT ceil(extract(epoch FROM (max(created_at) + make_interval(secs => $3) - now())))::int AS wait
+       FROM chat_messages WHERE cid = $1 AND user_id = $2`,
+    [channel.cid, userId, channel.cooldown],
+  );
+  const wait = rows[0]?.wait ?? 0;
+  if (wait > 0) throw new ChatError(ChatErrorCode.Cooldown, `slow mode: wait ${wait} seconds`, 429);
+}
+
+/** Writes a new message and its effects (order, counters, unread state) and stages its events. */
+export async function doSendMessage(
+  q: Queryable,
+  out: Outbox,
+  actor: Actor,
+  cid: string,
+  input: NewMessage,
+  senderId: string | undefined,
+): Promise<{ row: MessageRow; channel: ChannelRow; message: Message }> {
+  checkNewMessage(input, actor);
+  const userId = actor.kind === 'user' ? actor.userId : (senderId ?? null);
+  const access = await channelForActor(q, actor, cid);
+  // One writer per channel at a time: server order, cooldown and counters stay consistent.
+  const channel = (await lockChannel(q, cid)) ?? access.channel;
+  const parent = await checkReferences(q, channel, input, access);
+  await checkCooldown(q, access, userId);
+  const id = input.id ?? crypto.randomUUID();
+  if (await getMessage(q, id)) throw duplicateId(id);
+
+  const custom = Object.fromEntries(Object.entries(input).filter(([k]) => !RESERVED_MESSAGE_FIELDS.has(k)));
+  const members = await memberIds(q, cid);
+  const memberSet = new Set(members);
+  const mentioned = [...new Set(input.mentioned_users ?? [])].filter((m) => memberSet.has(m));
+  const inserted = await q.query<MessageRow>(
+    `INSERT INTO chat_messages (id, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
+                                mentioned_users, attachments, custom, silent, poll_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+     ON CONFLICT (id) DO NOTHING RETURNING *`,
+    [
+      id,
+      cid,
+      userId,
+      parent ? 'reply' : (input.type ?? 'regular'),
+      (input.text ?? '').replace(/^\n+|\n+$/g, ''),
+      parent?.id ?? null,
+      parent ? input.show_in_channel === true : false,
+      input.quoted_message_id ?? null,
+      mentioned,
+      JSON.stringify(input.attachments ?? []),
+      JSON.stringify(custom),
+      input.silent === true,
+      input.poll_id ?? null,
+    ],
+  );
+  const row = inserted.rows[0];
+  if (!row) throw duplicateId(id);
+
+  const inMainList = !parent || row.show_in_channel;
+  if (inMainList) {
+    await q.query('UPDATE chat_channels SET last_message_at = $2, updated_at = $2 WHERE cid = $1', [
+      cid,
+      row.created_at,
+    ]);
+  }
+  if (parent) {
+    await q.query('UPDATE chat_messages SET reply_count = reply_count + 1 WHERE id = $1', [parent.id]);
+  }
+  if (inMainList && !row.silent && row.type !== 'system') {
+    await q.query(
+      'UPDATE chat_members SET unread_count = unread_count + 1 WHERE cid = $1 AND user_id IS DISTINCT FROM $2',
+      [cid, userId],
+    );
+  }
+  if (userId && memberSet.has(userId)) {
+    // Sending reads the channel up to one's own message.
+    await q.query(
+      `UPDATE chat_members SET last_read = $3, last_read_message_id = $4, unread_count = 0
+        WHERE cid = $1 AND user_id = $2`,
+      [cid, userId, row.created_at, row.id],
+    );
+  }
+
+  const lookups = await loadLookups(q, parent ? [row, parent] : [row], undefined);
+  const message = presentMessage(row, lookups);
+  const now = message.created_at;
+  const ids = { cid, channel_id: channel.id, channel_type: channel.type };
+  const user = message.user;
+  out.channelEvent(members, {
+    type: 'message.new',
+    ...ids,
+    message,
+    ...(user ? { user } : {}),
+    created_at: now,
+  });
+  const others = members.filter((m) => m !== userId);
+  if (inMainList) {
+    out.transient({
+      users: others,
+      watch: 'not-watching',
+      event: {
+        type: 'notification.message_new',
+        ...ids,
+        channel: presentChannel({ ...channel, last_message_at: row.created_at }, undefined),
+        message,
+        created_at: now,
+      },
+    });
+  }
+  if (parent) {
+    const updated = await getMessage(q, parent.id);
+    if (updated) {
+      const parentMessage = presentMessage(updated, lookups);
+      out.channelEvent(members, { type: 'message.updated', ...ids, message: parentMessage, created_at: now });
+    }
+  }
+  return { row, channel, message };
+}
+
+/** `POST /chat/channels/{type}/{id}/message` and the server API's `sendMessage`. */
+export async function sendMessage(
+  ctx: ChatContext,
+  actor: Actor,
+  cid: string,
+  input: NewMessage,
+  senderId?: string,
+): Promise<Message> {
+  const { channel, message } = await write(ctx, (q, out) =>
+    doSendMessage(q, out, actor, cid, input, senderId),
+  );
+  for (const hook of ctx.hooks.messageNew) {
+    try {
+      await hook({
+        cid,
+        channel: { ...(channel.team ? { team: channel.team } : {}), custom: channel.custom },
+        message,
+      });
+    } catch (err) {
+      ctx.log.error({ err, cid }, 'message.new hook failed');
+    }
+  }
+  return message;
+}

@@ -1,0 +1,74 @@
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { ChatErrorCode } from '@caseroom/protocol';
+import type { Config } from '../platform/config.js';
+import type { Actor } from './context.js';
+import { authFailed, ChatError } from './errors.js';
+
+/** Credentials as they arrive on a request or a socket upgrade. */
+export interface Credentials {
+  apiKey: string | undefined;
+  token: string | undefined;
+  authType: string | undefined;
+  userId: string | undefined;
+}
+
+const encoder = new TextEncoder();
+
+/** Mints a chat JWT (HS256, claim `user_id`); `expiresInSeconds` undefined = no expiry. */
+export async function signChatToken(
+  config: Config,
+  claims: { user_id: string } | { server: true },
+  expiresInSeconds?: number,
+): Promise<string> {
+  const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt();
+  if (expiresInSeconds !== undefined) jwt.setExpirationTime(Math.floor(Date.now() / 1000) + expiresInSeconds);
+  return jwt.sign(encoder.encode(config.chatApiSecret));
+}
+
+function tokenError(err: unknown): ChatError {
+  if (err instanceof joseErrors.JWTExpired) {
+    return new ChatError(ChatErrorCode.TokenExpired, 'JWT token expired', 401);
+  }
+  if (err instanceof joseErrors.JWSSignatureVerificationFailed) {
+    return new ChatError(ChatErrorCode.TokenBadSignature, 'JWT token signature is invalid', 401);
+  }
+  if (err instanceof joseErrors.JWTClaimValidationFailed && err.claim === 'nbf') {
+    return new ChatError(ChatErrorCode.TokenNotYetValid, 'JWT token is not valid yet', 401);
+  }
+  if (err instanceof joseErrors.JWTClaimValidationFailed && err.claim === 'iat') {
+    return new ChatError(ChatErrorCode.TokenUsedBeforeIssue, 'JWT token used before issue at', 401);
+  }
+  return authFailed('JWT token is malformed or uses an unsupported algorithm');
+}
+
+/**
+ * Checks the API key and the token and answers who is acting. A token with `server: true` (signed with the secret)
+ * acts with full rights; `Auth-Type: anonymous` is not supported yet and fails with code 3.
+ */
+export async function authenticate(config: Config, creds: Credentials): Promise<Actor> {
+  if (creds.apiKey !== config.chatApiKey) {
+    throw new ChatError(ChatErrorCode.AccessKey, 'api_key not found or not valid', 401);
+  }
+  if (creds.authType === 'anonymous') throw authFailed('anonymous access is not enabled');
+  const token = creds.token?.replace(/^Bearer\s+/i, '');
+  if (!token) throw authFailed('Authorization header (the chat token) is missing');
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(token, encoder.encode(config.chatApiSecret), {
+      algorithms: ['HS256'],
+      clockTolerance: 5,
+    }));
+  } catch (err) {
+    throw tokenError(err);
+  }
+  if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + 5) {
+    throw new ChatError(ChatErrorCode.TokenUsedBeforeIssue, 'JWT token used before issue at', 401);
+  }
+  if (payload.server === true) return { kind: 'server' };
+  const userId = payload.user_id;
+  if (typeof userId !== 'string' || userId === '') throw authFailed('the token has no user_id claim');
+  if (creds.userId && creds.userId !== userId) {
+    throw authFailed(`the token's user_id "${userId}" does not match user_id "${creds.userId}"`);
+  }
+  return { kind: 'user', userId };
+}

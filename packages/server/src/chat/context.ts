@@ -1,0 +1,14 @@
+import type { Platform } from '../platform/context.js';
+import type { Realtime } from './realtime/fanout.js';
+import type { MessageNewHook } from './server-api.js';
+
+/** Who performs an action: a user holding a chat token, or the server itself (full rights). */
+export type Actor = { kind: 'user'; userId: string; connectionId?: string } | { kind: 'server' };
+
+export const SERVER: Actor = { kind: 'server' };
+
+/** Everything an action needs: the platform, the realtime fan-out and the post-commit hooks. */
+export interface ChatContext extends Platform {
+  realtime: Realtime;
+  hooks: { messageNew: Array<(event: MessageNewHook) => void | Promise<void>> };
+}

@@ -1,0 +1,44 @@
+import type { ChatUser } from '@caseroom/protocol';
+import type { UserRow } from '../store/rows.js';
+import { iso } from './time.js';
+
+/** Column-backed user fields; custom data may not shadow them. */
+export const RESERVED_USER_FIELDS = new Set([
+  'id',
+  'name',
+  'image',
+  'role',
+  'language',
+  'online',
+  'last_active',
+  'created_at',
+  'updated_at',
+  'deactivated_at',
+  'deleted_at',
+  'total_unread_count',
+  'unread_channels',
+  'unread_count',
+]);
+
+/** A user as every other user sees them: custom fields (clientOf, guestOf, ...) at the top level. */
+export function presentUser(row: UserRow): ChatUser {
+  const custom = Object.fromEntries(
+    Object.entries(row.custom ?? {}).filter(([k]) => !RESERVED_USER_FIELDS.has(k)),
+  );
+  return {
+    ...custom,
+    id: row.id,
+    ...(row.name !== null ? { name: row.name } : {}),
+    ...(row.image !== null ? { image: row.image } : {}),
+    role: row.role,
+    ...(row.language !== null ? { language: row.language } : {}),
+    ...(row.last_active ? { last_active: iso(row.last_active) } : {}),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+/** A user known only by id (a row that is gone, e.g. hard-deleted). */
+export function presentUnknownUser(id: string): ChatUser {
+  return { id };
+}

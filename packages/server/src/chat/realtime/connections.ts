@@ -1,0 +1,50 @@
+import type { WebSocket } from 'ws';
+
+/** One open socket of one user on this node. */
+export interface Connection {
+  id: string;
+  userId: string;
+  socket: WebSocket;
+  /** Channels this connection watches (set by channel queries with `watch: true`). */
+  watching: Set<string>;
+}
+
+/** This node's open sockets, by connection id and by user id. */
+export class ConnectionRegistry {
+  private readonly byId = new Map<string, Connection>();
+  private readonly byUser = new Map<string, Set<Connection>>();
+
+  add(conn: Connection): void {
+    this.byId.set(conn.id, conn);
+    let set = this.byUser.get(conn.userId);
+    if (!set) {
+      set = new Set();
+      this.byUser.set(conn.userId, set);
+    }
+    set.add(conn);
+  }
+
+  remove(conn: Connection): void {
+    this.byId.delete(conn.id);
+    const set = this.byUser.get(conn.userId);
+    if (!set) return;
+    set.delete(conn);
+    if (set.size === 0) this.byUser.delete(conn.userId);
+  }
+
+  get(connectionId: string): Connection | undefined {
+    return this.byId.get(connectionId);
+  }
+
+  ofUser(userId: string): ReadonlySet<Connection> {
+    return this.byUser.get(userId) ?? new Set();
+  }
+
+  all(): IterableIterator<Connection> {
+    return this.byId.values();
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+}

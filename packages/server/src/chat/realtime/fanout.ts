@@ -1,0 +1,87 @@
+import type { Bus } from '../../platform/bus.js';
+import type { Logger } from '../../platform/logger.js';
+import { ConnectionRegistry } from './connections.js';
+
+/** The bus topic every chat node listens on. */
+export const FANOUT_TOPIC = 'chat:fanout';
+
+/** An event payload as it goes on the wire (always has `type` and `created_at`). */
+export type WireEvent = { type: string; created_at: string } & Record<string, unknown>;
+
+/**
+ * One event for an explicit audience. `watch` narrows delivery to the connections that do (or do not) watch
+ * `event.cid`: `message.new` goes to every member, `notification.message_new` to members not watching.
+ */
+export interface Delivery {
+  users: string[];
+  event: WireEvent;
+  watch?: 'watching' | 'not-watching';
+}
+
+type Envelope =
+  { kind: 'event'; delivery: Delivery } | { kind: 'watch'; connectionId: string; cid: string; on: boolean };
+
+/** Fan-out across nodes: publish on the bus, and on every node write to the local sockets of the audience. */
+export class Realtime {
+  readonly connections = new ConnectionRegistry();
+  private unsubscribe: (() => Promise<void>) | undefined;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly log: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    this.unsubscribe = await this.bus.subscribe(FANOUT_TOPIC, (payload) => this.receive(payload as Envelope));
+  }
+
+  /** Sends each delivery to its audience on every node. Call only after the write committed. */
+  async publish(deliveries: readonly Delivery[]): Promise<void> {
+    for (const delivery of deliveries) {
+      if (delivery.users.length === 0) continue;
+      await this.bus
+        .publish(FANOUT_TOPIC, { kind: 'event', delivery } satisfies Envelope)
+        .catch((err: unknown) => this.log.error({ err }, 'chat fan-out publish failed'));
+    }
+  }
+
+  /** Marks a connection (on whichever node holds it) as watching or no longer watching a channel. */
+  async setWatching(connectionId: string, cid: string, on: boolean): Promise<void> {
+    const local = this.connections.get(connectionId);
+    if (local) {
+      if (on) local.watching.add(cid);
+      else local.watching.delete(cid);
+      return;
+    }
+    await this.bus.publish(FANOUT_TOPIC, { kind: 'watch', connectionId, cid, on } satisfies Envelope);
+  }
+
+  private receive(envelope: Envelope): void {
+    if (envelope.kind === 'watch') {
+      const conn = this.connections.get(envelope.connectionId);
+      if (!conn) return;
+      if (envelope.on) conn.watching.add(envelope.cid);
+      else conn.watching.delete(envelope.cid);
+      return;
+    }
+    const { users, event, watch } = envelope.delivery;
+    const cid = typeof event.cid === 'string' ? event.cid : undefined;
+    // Framed once per node, written to many sockets.
+    let frame: string | undefined;
+    for (const userId of new Set(users)) {
+      for (const conn of this.connections.ofUser(userId)) {
+        if (watch && cid) {
+          const watching = conn.watching.has(cid);
+          if ((watch === 'watching') !== watching) continue;
+        }
+        frame ??= JSON.stringify(event);
+        if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(frame);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.unsubscribe?.();
+    for (const conn of this.connections.all()) conn.socket.close(1001, 'server shutting down');
+  }
+}

@@ -1,0 +1,47 @@
+import type { Queryable } from '../../platform/db.js';
+import type { ChatContext } from '../context.js';
+import type { Delivery, WireEvent } from './fanout.js';
+
+/** Events of one write: recorded in its transaction (for `POST /chat/sync`), published after it commits. */
+export class Outbox {
+  readonly deliveries: Delivery[] = [];
+  private readonly records: Array<{ cid: string | null; userId: string | null; event: WireEvent }> = [];
+
+  /** A channel event for `users`; recorded under its `cid` for sync. */
+  channelEvent(users: string[], event: WireEvent & { cid: string }, watch?: Delivery['watch']): void {
+    this.deliveries.push(watch ? { users, event, watch } : { users, event });
+    this.records.push({ cid: event.cid, userId: null, event });
+  }
+
+  /** A notification for one user's connections; recorded for that user. */
+  notify(userId: string, event: WireEvent): void {
+    this.deliveries.push({ users: [userId], event });
+    this.records.push({ cid: null, userId, event });
+  }
+
+  /** An event that is not kept for sync (typing, presence). */
+  transient(delivery: Delivery): void {
+    this.deliveries.push(delivery);
+  }
+
+  async record(q: Queryable): Promise<void> {
+    for (const r of this.records) {
+      await q.query(
+        `INSERT INTO chat_events (cid, user_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)`,
+        [r.cid, r.userId, r.event.type, JSON.stringify(r.event), r.event.created_at],
+      );
+    }
+  }
+}
+
+/** Runs one write in a transaction, records its events, then publishes them once it committed. */
+export async function write<T>(ctx: ChatContext, fn: (q: Queryable, out: Outbox) => Promise<T>): Promise<T> {
+  const out = new Outbox();
+  const result = await ctx.db.tx(async (q) => {
+    const r = await fn(q, out);
+    await out.record(q);
+    return r;
+  });
+  await ctx.realtime.publish(out.deliveries);
+  return result;
+}

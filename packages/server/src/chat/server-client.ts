@@ -1,0 +1,58 @@
+import type { Channel } from '@caseroom/protocol';
+import { addMembers, removeMembers, updateChannelPartial } from './actions/channel-update.js';
+import { doGetOrCreateChannel } from './actions/channel-create.js';
+import { findChannels } from './actions/channels.js';
+import { sendMessage } from './actions/message-send.js';
+import { upsertUsers } from './actions/users.js';
+import { signChatToken } from './auth.js';
+import { SERVER, type ChatContext } from './context.js';
+import { inputError } from './errors.js';
+import { presentChannel } from './presenters/channel.js';
+import { write } from './realtime/outbox.js';
+import { getUser } from './store/users.js';
+import type { ChatServerApi } from './server-api.js';
+
+/**
+ * The server-side API (full rights, like a client holding the API secret). Each method runs the same action
+ * as its HTTP route, as the server actor.
+ */
+export function createServerApi(ctx: ChatContext): ChatServerApi {
+  return {
+    createToken: (userId, expiresInSeconds) =>
+      signChatToken(ctx.config, { user_id: userId }, expiresInSeconds),
+    upsertUsers: (users) => upsertUsers(ctx, SERVER, users),
+    async getOrCreateChannel(type, id, data, createdById): Promise<Channel> {
+      const channel = await write(ctx, async (q, out) => {
+        if (!(await getUser(q, createdById))) throw inputError(`user ${createdById} does not exist`);
+        const { channel, created } = await doGetOrCreateChannel(q, out, SERVER, type, id, data);
+        if (created) {
+          await q.query('UPDATE chat_channels SET created_by_id = $2 WHERE cid = $1', [
+            channel.cid,
+            createdById,
+          ]);
+          await q.query(`UPDATE chat_members SET channel_role = 'owner' WHERE cid = $1 AND user_id = $2`, [
+            channel.cid,
+            createdById,
+          ]);
+          return { ...channel, created_by_id: createdById };
+        }
+        return channel;
+      });
+      return presentChannel(channel, undefined);
+    },
+    updateChannelPartial: (cid, set, unset) => updateChannelPartial(ctx, SERVER, cid, set, unset),
+    addMembers: (cid, userIds) => addMembers(ctx, SERVER, cid, userIds),
+    removeMembers: (cid, userIds) => removeMembers(ctx, SERVER, cid, userIds),
+    async queryChannels(filter, limit = 25) {
+      const rows = await findChannels(ctx, SERVER, filter, undefined, limit, 0);
+      return rows.map((row) => presentChannel(row, undefined));
+    },
+    async sendMessage(cid, userId, message) {
+      if (!(await getUser(ctx.db, userId))) throw inputError(`user ${userId} does not exist`);
+      return sendMessage(ctx, SERVER, cid, message, userId);
+    },
+    onMessageNew(hook) {
+      ctx.hooks.messageNew.push(hook);
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type { Queryable } from '../../platform/db.js';
+import type { ChannelRow, MemberRow, UserRow } from './rows.js';
+
+/** Channel columns plus the computed member count, for `FROM chat_channels c`. */
+export const CHANNEL_COLUMNS = `c.*, (SELECT count(*) FROM chat_members mc WHERE mc.cid = c.cid)::int AS member_count`;
+
+export async function getChannel(q: Queryable, cid: string): Promise<ChannelRow | undefined> {
+  const { rows } = await q.query<ChannelRow>(
+    `SELECT ${CHANNEL_COLUMNS} FROM chat_channels c WHERE c.cid = $1 AND c.deleted_at IS NULL`,
+    [cid],
+  );
+  return rows[0];
+}
+
+/** Locks the channel row for the rest of the transaction (serialises writes that change its state). */
+export async function lockChannel(q: Queryable, cid: string): Promise<ChannelRow | undefined> {
+  await q.query('SELECT 1 FROM chat_channels WHERE cid = $1 FOR UPDATE', [cid]);
+  return getChannel(q, cid);
+}
+
+export async function getMember(q: Queryable, cid: string, userId: string): Promise<MemberRow | undefined> {
+  const { rows } = await q.query<MemberRow>('SELECT * FROM chat_members WHERE cid = $1 AND user_id = $2', [
+    cid,
+    userId,
+  ]);
+  return rows[0];
+}
+
+/** Member rows of several channels for one user (the viewer's membership in a channel list). */
+export async function getMemberships(
+  q: Queryable,
+  cids: string[],
+  userId: string,
+): Promise<Map<string, MemberRow>> {
+  const map = new Map<string, MemberRow>();
+  if (cids.length === 0) return map;
+  const { rows } = await q.query<MemberRow>(
+    'SELECT * FROM chat_members WHERE cid = ANY($1) AND user_id = $2',
+    [cids, userId],
+  );
+  for (const row of rows) map.set(row.cid, row);
+  return map;
+}
+
+export async function memberIds(q: Queryable, cid: string): Promise<string[]> {
+  const { rows } = await q.query<{ user_id: string }>('SELECT user_id FROM chat_members WHERE cid = $1', [
+    cid,
+  ]);
+  return rows.map((r) => r.user_id);
+}
+
+export type MemberWithUser = MemberRow & { user: UserRow };
+
+/** Members of channels with their users, oldest first, at most `limit` per channel. */
+export async function listMembers(
+  q: Queryable,
+  cids: string[],
+  limit: number,
+  offset = 0,
+): Promise<Map<string, MemberWithUser[]>> {
+  const map = new Map<string, MemberWithUser[]>();
+  if (cids.length === 0 || limit === 0) return map;
+  const { rows } = await q.query<MemberRow & { user: UserRow; rn: number }>(
+    `SELECT * FROM (
+       SELECT m.*, to_jsonb(u) AS "user",
+              row_number() OVER (PARTITION BY m.cid ORDER BY m.created_at, m.user_id) AS rn
+         FROM chat_members m JOIN chat_users u ON u.id = m.user_id
+        WHERE m.cid = ANY($1)
+     ) t WHERE rn > $2 AND rn <= $2 + $3 ORDER BY cid, rn`,
+    [cids, offset, limit],
+  );
+  for (const row of rows) {
+    const list = map.get(row.cid) ?? [];
+    list.push(row);
+    map.set(row.cid, list);
+  }
+  return map;
+}

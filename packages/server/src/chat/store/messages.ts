@@ -1,0 +1,130 @@
+import type { MessagePagination } from '@caseroom/protocol';
+import type { Queryable } from '../../platform/db.js';
+import { inputError } from '../errors.js';
+import type { MessageRow, ReactionRow, UserRow } from './rows.js';
+import { getUsers } from './users.js';
+
+/** Latest reactions shown on a message (chat-spec §3 `latest_reactions`). */
+const LATEST_REACTIONS = 10;
+
+export async function getMessage(q: Queryable, id: string): Promise<MessageRow | undefined> {
+  const { rows } = await q.query<MessageRow>('SELECT * FROM chat_messages WHERE id = $1', [id]);
+  return rows[0];
+}
+
+/** Where a list of messages comes from: a channel's main list, or one thread. */
+export type MessageScope = { cid: string; truncatedAt: Date | null } | { parentId: string };
+
+/**
+ * One page of messages in server order (ascending `seq`), by keyset on `seq`:
+ * newest page by default, or before/after/around a message id, or around a time.
+ */
+export async function listMessages(
+  q: Queryable,
+  scope: MessageScope,
+  page: MessagePagination,
+  defaultLimit: number,
+): Promise<MessageRow[]> {
+  const params: unknown[] = [];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const where =
+    'cid' in scope
+      ? [
+          `cid = ${p(scope.cid)}`,
+          '(parent_id IS NULL OR show_in_channel)',
+          ...(scope.truncatedAt ? [`created_at > ${p(scope.truncatedAt)}`] : []),
+        ]
+      : [`parent_id = ${p(scope.parentId)}`];
+  const limit = page.limit ?? defaultLimit;
+  if (limit === 0) return [];
+  const seqOf = async (id: string) => {
+    const { rows } = await q.query<{ seq: number }>('SELECT seq FROM chat_messages WHERE id = $1', [id]);
+    if (!rows[0]) throw inputError(`message with id ${id} does not exist`);
+    return rows[0].seq;
+  };
+  const base = `SELECT * FROM chat_messages WHERE ${where.join(' AND ')}`;
+  const before = async (cond: string, n: number) =>
+    (await q.query<MessageRow>(`${base} AND ${cond} ORDER BY seq DESC LIMIT ${n}`, params)).rows.reverse();
+  const after = async (cond: string, n: number) =>
+    (await q.query<MessageRow>(`${base} AND ${cond} ORDER BY seq ASC LIMIT ${n}`, params)).rows;
+
+  if (page.id_around || page.created_at_around) {
+    const [column, value] = page.id_around
+      ? ['seq', p(await seqOf(page.id_around))]
+      : ['created_at', p(new Date(page.created_at_around ?? ''))];
+    const older = await before(`${column} < ${value}`, Math.floor(limit / 2));
+    const rest = await after(`${column} >= ${value}`, limit - older.length);
+    return [...older, ...rest];
+  }
+  if (page.id_lt) return before(`seq < ${p(await seqOf(page.id_lt))}`, limit);
+  if (page.id_lte) return before(`seq <= ${p(await seqOf(page.id_lte))}`, limit);
+  if (page.id_gt) return after(`seq > ${p(await seqOf(page.id_gt))}`, limit);
+  if (page.id_gte) return after(`seq >= ${p(await seqOf(page.id_gte))}`, limit);
+  return before('true', limit);
+}
+
+/** Everything the message presenter needs beyond the rows, loaded in a few batched queries. */
+export interface MessageLookups {
+  viewerId: string | undefined;
+  users: Map<string, UserRow>;
+  quoted: Map<string, MessageRow>;
+  ownReactions: Map<string, ReactionRow[]>;
+  latestReactions: Map<string, ReactionRow[]>;
+  hiddenForViewer: Set<string>;
+}
+
+export async function loadLookups(
+  q: Queryable,
+  rows: MessageRow[],
+  viewerId: string | undefined,
+): Promise<MessageLookups> {
+  const ids = rows.map((r) => r.id);
+  const quotedIds = rows.flatMap((r) => (r.quoted_message_id ? [r.quoted_message_id] : []));
+  const quoted = new Map<string, MessageRow>();
+  if (quotedIds.length > 0) {
+    const res = await q.query<MessageRow>('SELECT * FROM chat_messages WHERE id = ANY($1)', [quotedIds]);
+    for (const row of res.rows) quoted.set(row.id, row);
+  }
+  const all = [...rows, ...quoted.values()];
+  const latestReactions = new Map<string, ReactionRow[]>();
+  const ownReactions = new Map<string, ReactionRow[]>();
+  const hiddenForViewer = new Set<string>();
+  const withReactions = rows.filter((r) => Object.keys(r.reaction_groups).length > 0).map((r) => r.id);
+  if (withReactions.length > 0) {
+    const res = await q.query<ReactionRow & { rn: number }>(
+      `SELECT * FROM (
+         SELECT r.*, row_number() OVER (PARTITION BY message_id ORDER BY created_at DESC) AS rn
+           FROM chat_reactions r WHERE message_id = ANY($1)
+       ) t WHERE rn <= $2 OR user_id = $3`,
+      [withReactions, LATEST_REACTIONS, viewerId ?? null],
+    );
+    for (const r of res.rows) {
+      if (r.rn <= LATEST_REACTIONS) push(latestReactions, r.message_id, r);
+      if (r.user_id === viewerId) push(ownReactions, r.message_id, r);
+    }
+  }
+  if (viewerId && ids.length > 0) {
+    const res = await q.query<{ message_id: string }>(
+      'SELECT message_id FROM chat_message_hidden WHERE user_id = $1 AND message_id = ANY($2)',
+      [viewerId, ids],
+    );
+    for (const r of res.rows) hiddenForViewer.add(r.message_id);
+  }
+  const userIds = new Set<string>();
+  for (const r of all) {
+    if (r.user_id) userIds.add(r.user_id);
+    for (const m of r.mentioned_users) userIds.add(m);
+  }
+  for (const list of latestReactions.values()) for (const r of list) userIds.add(r.user_id);
+  const users = await getUsers(q, userIds);
+  return { viewerId, users, quoted, ownReactions, latestReactions, hiddenForViewer };
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

@@ -1,0 +1,101 @@
+/** Rows of the chat tables as the database answers them (see migrations/0002_chat.sql). */
+
+export interface UserRow {
+  id: string;
+  name: string | null;
+  image: string | null;
+  role: string;
+  language: string | null;
+  custom: Record<string, unknown>;
+  last_active: Date | null;
+  deactivated_at: Date | null;
+  deleted_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ChannelRow {
+  cid: string;
+  type: string;
+  id: string;
+  team: string | null;
+  name: string | null;
+  custom: Record<string, unknown>;
+  frozen: boolean;
+  disabled: boolean;
+  cooldown: number;
+  member_hash: string | null;
+  created_by_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  last_message_at: Date | null;
+  truncated_at: Date | null;
+  deleted_at: Date | null;
+  /** Computed by the loaders. */
+  member_count: number;
+}
+
+export interface MemberRow {
+  cid: string;
+  user_id: string;
+  channel_role: string;
+  invited: boolean;
+  invite_accepted_at: Date | null;
+  invite_rejected_at: Date | null;
+  banned: boolean;
+  shadow_banned: boolean;
+  last_read: Date;
+  last_read_message_id: string | null;
+  unread_count: number;
+  last_delivered_at: Date | null;
+  hidden: boolean;
+  muted: boolean;
+  pinned_at: Date | null;
+  archived_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ReactionGroupRow {
+  count: number;
+  sum_scores: number;
+  first_reaction_at: string;
+  last_reaction_at: string;
+}
+
+export interface MessageRow {
+  id: string;
+  seq: number;
+  cid: string;
+  user_id: string | null;
+  type: string;
+  text: string;
+  parent_id: string | null;
+  show_in_channel: boolean;
+  quoted_message_id: string | null;
+  mentioned_users: string[];
+  attachments: Record<string, unknown>[];
+  custom: Record<string, unknown>;
+  silent: boolean;
+  poll_id: string | null;
+  pinned: boolean;
+  pinned_at: Date | null;
+  pinned_by_id: string | null;
+  pin_expires: Date | null;
+  reply_count: number;
+  reaction_groups: Record<string, ReactionGroupRow>;
+  created_at: Date;
+  updated_at: Date;
+  message_text_updated_at: Date | null;
+  deleted_at: Date | null;
+}
+
+export interface ReactionRow {
+  message_id: string;
+  user_id: string;
+  type: string;
+  score: number;
+  custom: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}

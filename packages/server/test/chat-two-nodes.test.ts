@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, startTestServer, type TestServer } from './helpers/server.js';
+import { chatCall, openSocket } from './chat-support.js';
+
+/** Two server nodes on one PostgreSQL database and one Redis: fan-out crosses nodes through pub/sub. */
+let nodeA: TestServer;
+let nodeB: TestServer;
+let database: { url: string; drop(): Promise<void> };
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  nodeA = await startTestServer({ databaseUrl: database.url, redis: true });
+  nodeB = await startTestServer({ databaseUrl: database.url, redis: true });
+});
+
+afterAll(async () => {
+  await nodeA?.close();
+  await nodeB?.close();
+  await database?.drop();
+});
+
+describe('two nodes', () => {
+  it('delivers a message sent through node A to a socket on node B', async () => {
+    await nodeA.app.chat.server.upsertUsers([{ id: 'maria' }, { id: 'noah' }]);
+    const mariaToken = await nodeA.app.chat.server.createToken('maria');
+    const noahToken = await nodeB.app.chat.server.createToken('noah');
+    const created = await chatCall(nodeA, 'POST', '/channels/messaging/two-nodes/query', {
+      token: mariaToken,
+      body: { data: { members: ['maria', 'noah'] } },
+    });
+    expect(created.status).toBe(200);
+    const onB = await openSocket(nodeB, { token: noahToken });
+    const sent = await chatCall(nodeA, 'POST', '/channels/messaging/two-nodes/message', {
+      token: mariaToken,
+      body: { message: { id: 'across', text: 'over the bus' } },
+    });
+    expect(sent.status).toBe(200);
+    expect(await onB.next('message.new')).toMatchObject({
+      cid: 'messaging:two-nodes',
+      message: { id: 'across', text: 'over the bus' },
+    });
+    await onB.close();
+  });
+});

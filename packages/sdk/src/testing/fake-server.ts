@@ -190,7 +190,10 @@ export class FakeChatServer implements FakeSocketHost {
     const anonymous = socket.query.get('auth_type') === 'anonymous';
     const failure = anonymous ? undefined : this.checkToken(token, userId);
     if (failure) {
-      socket.push({ error: { code: failure.code, message: failure.message, StatusCode: failure.status } });
+      socket.push({
+        type: 'connection.error',
+        error: { code: failure.code, message: failure.message, StatusCode: failure.status },
+      });
       queueMicrotask(() => socket.serverClose(1000, `code ${failure.code}`));
       return;
     }

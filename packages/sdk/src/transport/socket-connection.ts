@@ -159,6 +159,11 @@ export class SocketConnection {
       this.options.logger('warn', `chat socket error frame: ${error.message}`, { code: error.code });
       if (!this.healthy) {
         this.dropSocket(WS_NORMAL_CLOSE, 'connect error');
+        // A first connect refused for good (bad key, bad signature) fails now rather than after 15 s.
+        if (this.firstConnect && !error.retryable && !error.tokenExpired) {
+          this.failFirstConnect(new ChatApiError(`could not connect to chat: ${error.message}`, error));
+          return;
+        }
         this.handleClosed();
       }
       return;

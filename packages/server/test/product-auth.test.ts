@@ -62,11 +62,12 @@ describe('product auth', () => {
     expect(res.status).toBe(200);
     const { token } = (await res.json()) as { token: string };
     const headerToken = res.headers.get('set-auth-token') ?? '';
-    for (const headers of [
+    const variants: Record<string, string>[] = [
       { authorization: `Bearer ${token}` },
       { authorization: `Bearer ${headerToken}` },
       { cookie: cookieOf(res) },
-    ]) {
+    ];
+    for (const headers of variants) {
       const me = await get('/api/me', headers);
       expect(me.status).toBe(200);
       expect(((await me.json()) as { email: string }).email).toBe('sign.in@example.test');

@@ -1,9 +1,15 @@
 import crypto from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openUserPage, screenshot, type UserPage } from './support/browser.js';
+import { launchBrowser, openUserPage, pageProblems, screenshot, type UserPage } from './support/browser.js';
 import { composer, DEMO, messageItem, openChannel, signIn, submitLogin } from './support/caseroom.js';
 import { startServer, type RunningServer } from './support/server.js';
+
+/**
+ * Chat endpoints the SDK calls that the chat server does not serve yet (mark read, typing events); they fail
+ * quietly and are tolerated here until they exist.
+ */
+const KNOWN_SERVER_GAPS = [/^404 POST \/chat\/channels\/[^/]+\/[^/]+\/(read|event)$/];
 
 type Marked = Window & { e2eMarker?: boolean };
 
@@ -88,8 +94,8 @@ describe('web chat in real Chromium', () => {
       (url) => url.pathname === '/' && url.searchParams.get('redirectTo') === '/app',
     );
 
-    expect(maria.errors).toEqual([]);
-    expect(chloe.errors).toEqual([]);
+    expect(pageProblems(maria, KNOWN_SERVER_GAPS)).toEqual([]);
+    expect(pageProblems(chloe, KNOWN_SERVER_GAPS)).toEqual([]);
   });
 
   it('sends a visitor without a session to login and back to where they were going', async () => {
@@ -115,5 +121,6 @@ describe('web chat in real Chromium', () => {
     // Signed in, the login page sends the user on to the app.
     await page.goto('/');
     await page.waitForURL((url) => url.pathname === '/app');
+    expect(pageProblems(visitor, [/^401 POST \/api\/auth\/sign-in\/email$/])).toEqual([]);
   });
 });

@@ -33,6 +33,8 @@ export interface UserPage {
   page: Page;
   /** Console errors and uncaught exceptions of the page, for assertions and failure messages. */
   errors: string[];
+  /** Answers with status >= 400, as `STATUS METHOD path`. */
+  failedResponses: string[];
 }
 
 export async function openUserPage(
@@ -51,7 +53,14 @@ export async function openUserPage(
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
   page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  return { context, page, errors };
+  const failedResponses: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() >= 400) {
+      const url = new URL(response.url());
+      failedResponses.push(`${response.status()} ${response.request().method()} ${url.pathname}`);
+    }
+  });
+  return { context, page, errors, failedResponses };
 }
 
 /** Saves a full-page screenshot to `test-results/<name>.png` and answers its path. */
@@ -60,4 +69,14 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+/**
+ * What went wrong in a page beyond `allowed` answers: uncaught exceptions, console errors other than the
+ * browser's own "Failed to load resource" lines (those are listed as answers instead), and failed answers.
+ */
+export function pageProblems(user: UserPage, allowed: readonly RegExp[] = []): string[] {
+  const errors = user.errors.filter((e) => !e.startsWith('console: Failed to load resource'));
+  const answers = user.failedResponses.filter((r) => !allowed.some((pattern) => pattern.test(r)));
+  return [...errors, ...answers];
 }

@@ -30,10 +30,19 @@ export const session = {
     return () => listeners.delete(listener);
   },
 
-  /** (Re)loads the signed-in user from `/api/me`; a 401 means signed out. */
+  /**
+   * (Re)loads the signed-in user: `get-session` answers `null` without a session (no failed request to log),
+   * then `/api/me` gives the user and claims; a 401 there also means signed out.
+   */
   refresh(): Promise<void> {
     pending ??= (async () => {
       try {
+        const current = await apiGet<unknown>('/api/auth/get-session');
+        if (!current) {
+          sessionToken.clear();
+          setState({ status: 'signed-out' });
+          return;
+        }
         const me = await apiGet<MeResponse>('/api/me');
         setState({ status: 'signed-in', me });
       } catch (err) {

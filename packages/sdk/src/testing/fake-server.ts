@@ -55,6 +55,10 @@ export class FakeChatServer implements FakeSocketHost {
   readonly sockets = new Set<FakeWebSocket>();
   /** Every HTTP request the clients made, oldest first. */
   readonly requests: FakeRequest[] = [];
+  /** When false, client pings go unanswered (to test the 35 s connection check). */
+  answerPings = true;
+  /** When true, new sockets are dropped before their health.check (server down). */
+  refuseConnections = false;
   private readonly events: ChatEvent[] = [];
   private readonly failures: { match: RegExp; failure: FakeFailure; times: number }[] = [];
   private tokenVersion = 1;
@@ -185,6 +189,10 @@ export class FakeChatServer implements FakeSocketHost {
 
   /** @internal socket host */
   accept(socket: FakeWebSocket): void {
+    if (this.refuseConnections) {
+      queueMicrotask(() => socket.serverClose(1006, ''));
+      return;
+    }
     const userId = socket.query.get('user_id') ?? undefined;
     const token = socket.query.get('authorization');
     const anonymous = socket.query.get('auth_type') === 'anonymous';
@@ -215,7 +223,7 @@ export class FakeChatServer implements FakeSocketHost {
 
   /** @internal pings are answered with a health.check */
   receive(socket: FakeWebSocket, frame: unknown): void {
-    if ((frame as { type?: unknown }).type === 'health.check') {
+    if (this.answerPings && (frame as { type?: unknown }).type === 'health.check') {
       socket.push({ type: 'health.check', connection_id: socket.connectionId, created_at: this.now() });
     }
   }

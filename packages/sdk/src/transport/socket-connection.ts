@@ -230,7 +230,8 @@ export class SocketConnection {
 
   private scheduleReconnect(): void {
     if (!this.wanted || this.reconnectTimer) return;
-    const delay = reconnectDelay(this.attempt, this.options.random);
+    // `attempt` counts the sockets opened since the last healthy one; the next is attempt + 1.
+    const delay = reconnectDelay(this.attempt + 1, this.options.random);
     this.options.logger('info', `chat reconnect in ${delay} ms`, { attempt: this.attempt });
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;

@@ -5,7 +5,11 @@ import { authenticate } from './auth.js';
 import type { ChatContext } from './context.js';
 import { ChatError } from './errors.js';
 import { Realtime } from './realtime/fanout.js';
+import { pruneEvents } from './actions/sync.js';
+import { activityRoutes } from './routes/activity.js';
 import { channelRoutes } from './routes/channels.js';
+import { messageRoutes } from './routes/messages.js';
+import { userRoutes } from './routes/users.js';
 import { connectRoute } from './routes/connect.js';
 import { connectionIdOf, credentialsOf } from './routes/credentials.js';
 import { createServerApi } from './server-client.js';
@@ -20,6 +24,9 @@ export interface ChatModule {
   /** Closes sockets and bus subscriptions. */
   close(): Promise<void>;
 }
+
+/** How often a node drops events past the sync retention window. */
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Maps any failure to the chat error shape `{code, message, StatusCode}` (chat-spec §8). */
 function toChatError(err: FastifyError | Error): ChatError {
@@ -55,9 +62,23 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
       });
       connectRoute(chat, ctx);
       channelRoutes(chat, ctx);
+      activityRoutes(chat, ctx);
+      messageRoutes(chat, ctx);
+      userRoutes(chat, ctx);
     },
     { prefix: '/chat' },
   );
 
-  return { server: createServerApi(ctx), close: () => realtime.close() };
+  const prune = setInterval(() => {
+    pruneEvents(ctx).catch((err: unknown) => platform.log.warn({ err }, 'pruning chat events failed'));
+  }, PRUNE_INTERVAL_MS);
+  prune.unref();
+
+  return {
+    server: createServerApi(ctx),
+    close: async () => {
+      clearInterval(prune);
+      await realtime.close();
+    },
+  };
 }

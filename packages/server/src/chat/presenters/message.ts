@@ -1,6 +1,6 @@
 import type { Message, Reaction } from '@caseroom/protocol';
 import type { MessageLookups } from '../store/messages.js';
-import type { MessageRow, ReactionRow } from '../store/rows.js';
+import type { MessageRow, ReactionRow, UserRow } from '../store/rows.js';
 import { iso } from './time.js';
 import { presentUnknownUser, presentUser } from './user.js';
 
@@ -40,8 +40,8 @@ export const RESERVED_MESSAGE_FIELDS = new Set([
   'shadowed',
 ]);
 
-export function presentReaction(row: ReactionRow, lookups?: MessageLookups): Reaction {
-  const user = lookups?.users.get(row.user_id);
+export function presentReaction(row: ReactionRow, users?: ReadonlyMap<string, UserRow>): Reaction {
+  const user = users?.get(row.user_id);
   return {
     ...row.custom,
     type: row.type,
@@ -89,8 +89,10 @@ function presentCore(row: MessageRow, lookups: MessageLookups): Message {
     reaction_counts: Object.fromEntries(Object.entries(groups).map(([t, g]) => [t, g.count])),
     reaction_scores: Object.fromEntries(Object.entries(groups).map(([t, g]) => [t, g.sum_scores])),
     reaction_groups: groups,
-    latest_reactions: (lookups.latestReactions.get(row.id) ?? []).map((r) => presentReaction(r, lookups)),
-    own_reactions: (lookups.ownReactions.get(row.id) ?? []).map((r) => presentReaction(r, lookups)),
+    latest_reactions: (lookups.latestReactions.get(row.id) ?? []).map((r) =>
+      presentReaction(r, lookups.users),
+    ),
+    own_reactions: (lookups.ownReactions.get(row.id) ?? []).map((r) => presentReaction(r, lookups.users)),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
     ...(row.deleted_at ? { deleted_at: iso(row.deleted_at) } : {}),

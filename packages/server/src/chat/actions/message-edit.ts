@@ -1,0 +1,199 @@
+import { CHAT_LIMITS, ChatErrorCode, type Capability, type Message } from '@caseroom/protocol';
+import type { Queryable } from '../../platform/db.js';
+import type { Actor, ChatContext } from '../context.js';
+import { ChatError, inputError, notAllowed } from '../errors.js';
+import { requireCapability, type ChannelAccess } from '../policy/channel-access.js';
+import { RESERVED_MESSAGE_FIELDS } from '../presenters/message.js';
+import { write } from '../realtime/outbox.js';
+import { memberIds } from '../store/channels.js';
+import { getMessage } from '../store/messages.js';
+import type { MessageRow } from '../store/rows.js';
+import { channelIds, messageForActor, presentRow } from '../views/messages.js';
+
+/** Fields of a message an edit may change; the rest of the input is custom data. */
+const EDITABLE = new Set(['text', 'attachments', 'mentioned_users', 'pinned', 'pin_expires', 'silent']);
+
+function checkOwnership(
+  access: ChannelAccess,
+  actor: Actor,
+  row: MessageRow,
+  own: Capability,
+  any: Capability,
+  what: string,
+) {
+  const mine = actor.kind === 'user' && row.user_id === actor.userId;
+  if (mine) {
+    if (access.caps && !access.caps.has(own) && !access.caps.has(any)) {
+      throw notAllowed(`You are not allowed to ${what} this message`);
+    }
+  } else {
+    requireCapability(access, any, `${what} other users' messages`);
+  }
+}
+
+/** Pin expiry as seconds from now (number), ISO string or null (chat-spec §4 Pin). */
+function pinExpiry(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number' && value > 0) return new Date(Date.now() + value * 1000);
+  if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return new Date(value);
+  throw inputError('pin_expires must be seconds from now, an ISO date or null');
+}
+
+async function applyEdit(
+  q: Queryable,
+  actor: Actor,
+  row: MessageRow,
+  access: ChannelAccess,
+  set: Record<string, unknown>,
+  unset: string[],
+  replaceCustom: boolean,
+): Promise<MessageRow> {
+  if (row.type === 'deleted') throw inputError('a deleted message cannot be edited');
+  for (const k of [...Object.keys(set), ...unset]) {
+    if (RESERVED_MESSAGE_FIELDS.has(k) && !EDITABLE.has(k))
+      throw inputError(`field "${k}" cannot be updated`);
+  }
+  const content = Object.keys(set).some((k) => k !== 'pinned' && k !== 'pin_expires') || unset.length > 0;
+  if (content) checkOwnership(access, actor, row, 'update-own-message', 'update-any-message', 'update');
+  if ('pinned' in set || 'pin_expires' in set) requireCapability(access, 'pin-message', 'pin messages');
+  if (typeof set.text === 'string' && set.text.length > CHAT_LIMITS.maxMessageLength) {
+    throw new ChatError(
+      ChatErrorCode.MessageTooLong,
+      `message is too long: ${set.text.length} characters`,
+      400,
+    );
+  }
+  if ('attachments' in set && !Array.isArray(set.attachments))
+    throw inputError('attachments must be an array');
+  if ('mentioned_users' in set && !Array.isArray(set.mentioned_users))
+    throw inputError('mentioned_users must be ids');
+  const customSet = Object.fromEntries(Object.entries(set).filter(([k]) => !EDITABLE.has(k)));
+  const customUnset = unset.filter((k) => !EDITABLE.has(k));
+  const pinned = 'pinned' in set ? set.pinned === true : row.pinned;
+  const textChanged = typeof set.text === 'string' && set.text !== row.text;
+  const { rows } = await q.query<MessageRow>(
+    `UPDATE chat_messages SET
+       text = $2, attachments = $3, mentioned_users = $4, silent = $5,
+       custom = CASE WHEN $6 THEN $7::jsonb ELSE (custom || $7::jsonb) - $8::text[] END,
+       pinned = $9, pinned_at = CASE WHEN $9 AND NOT pinned THEN now() WHEN $9 THEN pinned_at END,
+       pinned_by_id = CASE WHEN $9 AND NOT pinned THEN $10 WHEN $9 THEN pinned_by_id END,
+       pin_expires = CASE WHEN $9 THEN $11::timestamptz END,
+       message_text_updated_at = CASE WHEN $12 THEN now() ELSE message_text_updated_at END,
+       updated_at = now()
+     WHERE id = $1 RETURNING *`,
+    [
+      row.id,
+      typeof set.text === 'string' ? set.text : unset.includes('text') ? '' : row.text,
+      JSON.stringify(
+        Array.isArray(set.attachments)
+          ? set.attachments
+          : unset.includes('attachments')
+            ? []
+            : row.attachments,
+      ),
+      Array.isArray(set.mentioned_users) ? set.mentioned_users.map(String) : row.mentioned_users,
+      typeof set.silent === 'boolean' ? set.silent : row.silent,
+      replaceCustom,
+      JSON.stringify(customSet),
+      customUnset,
+      pinned,
+      actor.kind === 'user' ? actor.userId : row.user_id,
+      pinned ? ('pin_expires' in set ? pinExpiry(set.pin_expires) : row.pin_expires) : null,
+      textChanged,
+    ],
+  );
+  const updated = rows[0];
+  if (!updated) throw inputError(`message ${row.id} vanished`);
+  return updated;
+}
+
+/**
+ * `POST /chat/messages/{id}` (full update: custom data replaced) and `PUT /chat/messages/{id}` (partial:
+ * set/unset). Own messages need update-own-message, others' update-any-message, pins pin-message.
+ */
+export async function updateMessage(
+  ctx: ChatContext,
+  actor: Actor,
+  id: string,
+  set: Record<string, unknown>,
+  unset: string[],
+  full: boolean,
+): Promise<Message> {
+  return write(ctx, async (q, out) => {
+    const { row, access } = await messageForActor(q, actor, id);
+    const updated = await applyEdit(q, actor, row, access, set, unset, full);
+    const message = await presentRow(q, updated);
+    out.channelEvent(await memberIds(q, row.cid), {
+      type: 'message.updated',
+      ...channelIds(access.channel),
+      message,
+      created_at: message.updated_at,
+    });
+    return message;
+  });
+}
+
+/**
+ * `DELETE /chat/messages/{id}`: soft (type deleted, content cleared), hard (`hard=true`, the row goes), or for me
+ * (`delete_for_me=true`, hidden for the actor only) — chat-spec §4 Deletion.
+ */
+export async function deleteMessage(
+  ctx: ChatContext,
+  actor: Actor,
+  id: string,
+  mode: 'soft' | 'hard' | 'for-me',
+): Promise<Message> {
+  return write(ctx, async (q, out) => {
+    const { row, access } = await messageForActor(q, actor, id);
+    const ids = channelIds(access.channel);
+    const now = new Date().toISOString();
+    if (mode === 'for-me') {
+      if (actor.kind !== 'user') throw inputError('delete_for_me needs a user');
+      await q.query(
+        'INSERT INTO chat_message_hidden (message_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [id, actor.userId],
+      );
+      const message = await presentRow(q, row, actor.userId);
+      out.notify(actor.userId, {
+        type: 'message.deleted',
+        ...ids,
+        message,
+        deleted_for_me: true,
+        created_at: now,
+      });
+      return message;
+    }
+    checkOwnership(access, actor, row, 'delete-own-message', 'delete-any-message', 'delete');
+    const audience = await memberIds(q, row.cid);
+    if (mode === 'hard') {
+      const message = await presentRow(q, { ...row, type: 'deleted', deleted_at: new Date(now) });
+      await q.query('DELETE FROM chat_messages WHERE id = $1', [id]);
+      if (row.parent_id) await bumpReplies(q, row.parent_id, -1);
+      out.channelEvent(audience, {
+        type: 'message.deleted',
+        ...ids,
+        message,
+        hard_delete: true,
+        created_at: now,
+      });
+      return message;
+    }
+    const { rows } = await q.query<MessageRow>(
+      `UPDATE chat_messages SET type = 'deleted', attachments = '[]'::jsonb, pinned = false, pinned_at = NULL,
+              pin_expires = NULL, deleted_at = now(), updated_at = now() WHERE id = $1 RETURNING *`,
+      [id],
+    );
+    const message = await presentRow(q, rows[0] ?? row);
+    out.channelEvent(audience, { type: 'message.deleted', ...ids, message, created_at: now });
+    return message;
+  });
+}
+
+async function bumpReplies(q: Queryable, parentId: string, by: number) {
+  if (await getMessage(q, parentId)) {
+    await q.query('UPDATE chat_messages SET reply_count = greatest(reply_count + $2, 0) WHERE id = $1', [
+      parentId,
+      by,
+    ]);
+  }
+}

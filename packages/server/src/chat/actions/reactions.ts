@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import type { Message, Reaction } from '@caseroom/protocol';
+import type { Queryable } from '../../platform/db.js';
+import type { Actor, ChatContext } from '../context.js';
+import { inputError, notAllowed, notFound } from '../errors.js';
+import { requireCapability } from '../policy/channel-access.js';
+import { presentReaction } from '../presenters/message.js';
+import { write } from '../realtime/outbox.js';
+import { memberIds } from '../store/channels.js';
+import type { MessageRow, ReactionRow } from '../store/rows.js';
+import { getUsers } from '../store/users.js';
+import { channelIds, messageForActor, presentRow } from '../views/messages.js';
+
+/** Reactions per page of `GET /chat/messages/{id}/reactions` (chat-spec §9: pages of 300). */
+const REACTION_PAGE_MAX = 300;
+
+export const SendReactionRequest = z.object({
+  reaction: z.looseObject({
+    type: z.string().min(1).max(64),
+    score: z.number().int().min(1).max(100).optional(),
+  }),
+  enforce_unique: z.boolean().optional(),
+  skip_push: z.boolean().optional(),
+});
+export type SendReactionRequest = z.infer<typeof SendReactionRequest>;
+
+/** Recomputes a message's reaction groups from its reactions (same transaction). */
+async function regroup(q: Queryable, messageId: string): Promise<MessageRow> {
+  const { rows } = await q.query<MessageRow>(
+    `UPDATE chat_messages SET reaction_groups = coalesce((
+       SELECT jsonb_object_agg(type, jsonb_build_object(
+                'count', n, 'sum_scores', s,
+                'first_reaction_at', to_char(f AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                'last_reaction_at', to_char(l AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
+         FROM (SELECT type, count(*)::int AS n, sum(score)::int AS s, min(created_at) AS f, max(updated_at) AS l
+                 FROM chat_reactions WHERE message_id = $1 GROUP BY type) g), '{}'::jsonb),
+       updated_at = now()
+     WHERE id = $1 RETURNING *`,
+    [messageId],
+  );
+  const row = rows[0];
+  if (!row) throw notFound(`Message "${messageId}" does not exist`);
+  return row;
+}
+
+function userOnly(actor: Actor): string {
+  if (actor.kind !== 'user') throw notAllowed('reactions belong to a user; use a user token');
+  return actor.userId;
+}
+
+/** `POST /chat/messages/{id}/reaction`: adds or updates the actor's reaction; `enforce_unique` replaces others. */
+export async function sendReaction(
+  ctx: ChatContext,
+  actor: Actor,
+  messageId: string,
+  req: SendReactionRequest,
+): Promise<{ message: Message; reaction: Reaction }> {
+  const userId = userOnly(actor);
+  return write(ctx, async (q, out) => {
+    const { row, access } = await messageForActor(q, actor, messageId);
+    requireCapability(access, 'send-reaction', 'react');
+    if (row.type === 'deleted') throw inputError('cannot react to a deleted message');
+    const { type, score, ...custom } = req.reaction;
+    delete custom.user_id;
+    delete custom.message_id;
+    delete custom.user;
+    if (req.enforce_unique) {
+      await q.query('DELETE FROM chat_reactions WHERE message_id = $1 AND user_id = $2 AND type <> $3', [
+        messageId,
+        userId,
+        type,
+      ]);
+    }
+    const { rows } = await q.query<ReactionRow & { existed: boolean }>(
+      `INSERT INTO chat_reactions (message_id, user_id, type, score, custom) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (message_id, user_id, type) DO UPDATE SET score = EXCLUDED.score, custom = EXCLUDED.custom,
+         updated_at = now()
+       RETURNING *, (xmax <> 0) AS existed`,
+      [messageId, userId, type, score ?? 1, JSON.stringify(custom)],
+    );
+    const saved = rows[0];
+    if (!saved) throw inputError('reaction could not be saved');
+    const updated = await regroup(q, messageId);
+    const message = await presentRow(q, updated);
+    const reaction = presentReaction(saved, await getUsers(q, [userId]));
+    out.channelEvent(await memberIds(q, row.cid), {
+      type: saved.existed || req.enforce_unique ? 'reaction.updated' : 'reaction.new',
+      ...channelIds(access.channel),
+      message,
+      reaction,
+      user: reaction.user ?? { id: userId },
+      created_at: reaction.updated_at ?? reaction.created_at,
+    });
+    return { message, reaction };
+  });
+}
+
+/** `DELETE /chat/messages/{id}/reaction/{type}`: removes the actor's reaction of that type. */
+export async function deleteReaction(
+  ctx: ChatContext,
+  actor: Actor,
+  messageId: string,
+  type: string,
+): Promise<{ message: Message; reaction: Reaction }> {
+  const userId = userOnly(actor);
+  return write(ctx, async (q, out) => {
+    const { row, access } = await messageForActor(q, actor, messageId);
+    const { rows } = await q.query<ReactionRow>(
+      'DELETE FROM chat_reactions WHERE message_id = $1 AND user_id = $2 AND type = $3 RETURNING *',
+      [messageId, userId, type],
+    );
+    const removed = rows[0];
+    if (!removed) throw notFound(`reaction ${type} of user ${userId} does not exist`);
+    const updated = await regroup(q, messageId);
+    const message = await presentRow(q, updated);
+    const reaction = presentReaction(removed, await getUsers(q, [userId]));
+    out.channelEvent(await memberIds(q, row.cid), {
+      type: 'reaction.deleted',
+      ...channelIds(access.channel),
+      message,
+      reaction,
+      user: { id: userId },
+      created_at: new Date().toISOString(),
+    });
+    return { message, reaction };
+  });
+}
+
+/** `GET /chat/messages/{id}/reactions`: newest first, pages of at most 300. */
+export async function listReactions(
+  ctx: ChatContext,
+  actor: Actor,
+  messageId: string,
+  limit: number,
+  offset: number,
+  type?: string,
+): Promise<Reaction[]> {
+  await messageForActor(ctx.db, actor, messageId);
+  const { rows } = await ctx.db.query<ReactionRow>(
+    `SELECT * FROM chat_reactions WHERE message_id = $1 AND ($2::text IS NULL OR type = $2)
+      ORDER BY created_at DESC, user_id LIMIT $3 OFFSET $4`,
+    [messageId, type ?? null, Math.min(limit, REACTION_PAGE_MAX), offset],
+  );
+  const users = await getUsers(
+    ctx.db,
+    rows.map((r) => r.user_id),
+  );
+  return rows.map((r) => presentReaction(r, users));
+}

@@ -1,0 +1,109 @@
+import type { Actor, ChatContext } from '../context.js';
+import { inputError, notAllowed } from '../errors.js';
+import { channelForActor, requireCapability } from '../policy/channel-access.js';
+import { presentUser } from '../presenters/user.js';
+import { write } from '../realtime/outbox.js';
+import { memberIds } from '../store/channels.js';
+import { getMessage } from '../store/messages.js';
+import { getUser, unreadTotals } from '../store/users.js';
+import { channelIds } from '../views/messages.js';
+
+/** Messages that count as unread for a member: main-list messages from others after a point. */
+const UNREAD_AFTER = `SELECT count(*)::int AS n FROM chat_messages
+  WHERE cid = $1 AND seq > $2 AND (parent_id IS NULL OR show_in_channel) AND NOT silent
+    AND type NOT IN ('system', 'deleted') AND user_id IS DISTINCT FROM $3`;
+
+function userOnly(actor: Actor): string {
+  if (actor.kind !== 'user') throw notAllowed('read state belongs to a user; use a user token');
+  return actor.userId;
+}
+
+/**
+ * `POST /chat/channels/{type}/{id}/read`: reads the channel up to `messageId` (default: the latest message).
+ * Emits `message.read` to the channel and `notification.mark_read` (with the new totals) to the reader.
+ */
+export async function markRead(ctx: ChatContext, actor: Actor, cid: string, messageId?: string) {
+  const userId = userOnly(actor);
+  return write(ctx, async (q, out) => {
+    const access = await channelForActor(q, actor, cid);
+    requireCapability(access, 'read-events', 'send read events');
+    let seq = Number.MAX_SAFE_INTEGER;
+    let readId: string | null = null;
+    if (messageId) {
+      const m = await getMessage(q, messageId);
+      if (!m || m.cid !== cid) throw inputError(`message ${messageId} is not in channel ${cid}`);
+      seq = m.seq;
+      readId = m.id;
+    } else {
+      const last = await q.query<{ id: string; seq: number }>(
+        `SELECT id, seq FROM chat_messages WHERE cid = $1 AND (parent_id IS NULL OR show_in_channel)
+          ORDER BY seq DESC LIMIT 1`,
+        [cid],
+      );
+      readId = last.rows[0]?.id ?? null;
+    }
+    const unread = (await q.query<{ n: number }>(UNREAD_AFTER, [cid, seq, userId])).rows[0]?.n ?? 0;
+    const now = new Date().toISOString();
+    await q.query(
+      `UPDATE chat_members SET last_read = $3, last_read_message_id = $4, unread_count = $5, updated_at = now()
+        WHERE cid = $1 AND user_id = $2`,
+      [cid, userId, now, readId, unread],
+    );
+    const userRow = await getUser(q, userId);
+    const user = userRow ? presentUser(userRow) : { id: userId };
+    const ids = channelIds(access.channel);
+    const event = {
+      type: 'message.read',
+      ...ids,
+      user,
+      ...(readId ? { last_read_message_id: readId } : {}),
+      created_at: now,
+    };
+    out.channelEvent(await memberIds(q, cid), event);
+    out.notify(userId, {
+      type: 'notification.mark_read',
+      ...ids,
+      user,
+      ...(await unreadTotals(q, userId)),
+      created_at: now,
+    });
+    return { event };
+  });
+}
+
+/** `POST /chat/channels/{type}/{id}/unread`: marks the channel unread from `messageId` on. */
+export async function markUnread(ctx: ChatContext, actor: Actor, cid: string, messageId: string) {
+  const userId = userOnly(actor);
+  return write(ctx, async (q, out) => {
+    const access = await channelForActor(q, actor, cid);
+    requireCapability(access, 'read-events', 'mark messages unread');
+    const m = await getMessage(q, messageId);
+    if (!m || m.cid !== cid) throw inputError(`message ${messageId} is not in channel ${cid}`);
+    if (m.parent_id && !m.show_in_channel) throw inputError('only main-list messages can be marked unread');
+    const prev = await q.query<{ id: string }>(
+      `SELECT id FROM chat_messages WHERE cid = $1 AND seq < $2 AND (parent_id IS NULL OR show_in_channel)
+        ORDER BY seq DESC LIMIT 1`,
+      [cid, m.seq],
+    );
+    const unread = (await q.query<{ n: number }>(UNREAD_AFTER, [cid, m.seq - 1, userId])).rows[0]?.n ?? 0;
+    const lastRead = new Date(m.created_at.getTime() - 1);
+    await q.query(
+      `UPDATE chat_members SET last_read = $3, last_read_message_id = $4, unread_count = $5, updated_at = now()
+        WHERE cid = $1 AND user_id = $2`,
+      [cid, userId, lastRead, prev.rows[0]?.id ?? null, unread],
+    );
+    const now = new Date().toISOString();
+    const event = {
+      type: 'notification.mark_unread',
+      ...channelIds(access.channel),
+      first_unread_message_id: m.id,
+      last_read_at: lastRead.toISOString(),
+      ...(prev.rows[0] ? { last_read_message_id: prev.rows[0].id } : {}),
+      unread_messages: unread,
+      ...(await unreadTotals(q, userId)),
+      created_at: now,
+    };
+    out.notify(userId, event);
+    return { event };
+  });
+}

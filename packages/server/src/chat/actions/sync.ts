@@ -1,0 +1,42 @@
+import type { SyncRequest } from '@caseroom/protocol';
+import type { Actor, ChatContext } from '../context.js';
+import { inputError, notAllowed } from '../errors.js';
+
+/** Events are kept this long for sync (DESIGN: 30 days). */
+export const EVENT_RETENTION_DAYS = 30;
+/** At most this many events per sync answer; a client further behind re-queries its channels. */
+const SYNC_MAX_EVENTS = 2000;
+
+/**
+ * `POST /chat/sync`: the events the user missed since `last_sync_at` in the channels they name (and are still a
+ * member of), plus their own notifications, in the order they happened.
+ */
+export async function syncEvents(
+  ctx: ChatContext,
+  actor: Actor,
+  req: SyncRequest,
+): Promise<{ events: unknown[] }> {
+  if (actor.kind !== 'user') throw notAllowed('sync is per user; use a user token');
+  const since = new Date(req.last_sync_at);
+  if (Number.isNaN(since.getTime())) throw inputError('last_sync_at must be an ISO date');
+  if (Date.now() - since.getTime() > EVENT_RETENTION_DAYS * 86_400_000) {
+    throw inputError(`last_sync_at is older than ${EVENT_RETENTION_DAYS} days; query the channels again`);
+  }
+  const { rows } = await ctx.db.query<{ payload: unknown }>(
+    `SELECT e.payload FROM chat_events e
+      WHERE e.created_at > $2
+        AND ((e.cid = ANY($3) AND e.user_id IS NULL
+              AND EXISTS (SELECT 1 FROM chat_members m WHERE m.cid = e.cid AND m.user_id = $1 AND NOT m.banned))
+             OR e.user_id = $1)
+      ORDER BY e.seq LIMIT ${SYNC_MAX_EVENTS}`,
+    [actor.userId, since, req.channel_cids],
+  );
+  return { events: rows.map((r) => r.payload) };
+}
+
+/** Drops events past the retention window. */
+export async function pruneEvents(ctx: ChatContext): Promise<void> {
+  await ctx.db.query(`DELETE FROM chat_events WHERE created_at < now() - make_interval(days => $1)`, [
+    EVENT_RETENTION_DAYS,
+  ]);
+}

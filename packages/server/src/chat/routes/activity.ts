@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { SyncRequest } from '@caseroom/protocol';
+import { sendChannelEvent } from '../actions/channel-events.js';
+import { markRead, markUnread } from '../actions/read-state.js';
+import { syncEvents } from '../actions/sync.js';
+import { checkChannelRef } from '../actions/channel-create.js';
+import type { ChatContext } from '../context.js';
+import { actorOf, parse, type ChannelParams } from './pipeline.js';
+
+const ReadRequest = z.looseObject({ message_id: z.string().optional() });
+const UnreadRequest = z.looseObject({ message_id: z.string() });
+const EventRequest = z.object({
+  event: z.looseObject({ type: z.string().min(1).max(64), parent_id: z.string().optional() }),
+});
+
+/** Read state, typing and custom events, and recovery (chat-spec §7 Channels, POST /sync). */
+export function activityRoutes(http: FastifyInstance, ctx: ChatContext): void {
+  const cidOf = (p: ChannelParams) => {
+    checkChannelRef(p.type, p.id);
+    return `${p.type}:${p.id}`;
+  };
+
+  http.post<{ Params: ChannelParams }>('/channels/:type/:id/read', async (req) => {
+    const body = parse(ReadRequest, req.body);
+    return markRead(ctx, actorOf(req), cidOf(req.params), body.message_id);
+  });
+
+  http.post<{ Params: ChannelParams }>('/channels/:type/:id/unread', async (req) => {
+    const body = parse(UnreadRequest, req.body);
+    return markUnread(ctx, actorOf(req), cidOf(req.params), body.message_id);
+  });
+
+  http.post<{ Params: ChannelParams }>('/channels/:type/:id/event', async (req) => {
+    const body = parse(EventRequest, req.body);
+    return sendChannelEvent(ctx, actorOf(req), cidOf(req.params), body.event);
+  });
+
+  http.post('/sync', async (req) => {
+    const body = parse(SyncRequest, req.body);
+    return syncEvents(ctx, actorOf(req), body);
+  });
+}

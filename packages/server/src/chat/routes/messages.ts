@@ -1,0 +1,94 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { MessagePagination, NewMessage } from '@caseroom/protocol';
+import { deleteMessage, updateMessage } from '../actions/message-edit.js';
+import { deleteReaction, listReactions, sendReaction, SendReactionRequest } from '../actions/reactions.js';
+import type { ChatContext } from '../context.js';
+import { listReplies, messageForActor, presentRow } from '../views/messages.js';
+import { actorOf, parse } from './pipeline.js';
+
+type IdParams = { Params: { id: string } };
+
+const UpdateMessageRequest = z.object({
+  message: NewMessage.omit({ id: true, parent_id: true, type: true }),
+});
+const PartialUpdateRequest = z.object({
+  set: z.record(z.string(), z.unknown()).optional(),
+  unset: z.array(z.string()).optional(),
+});
+const flag = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .optional()
+  .transform((v) => v === true || v === 'true' || v === '1');
+const DeleteQuery = z.looseObject({ hard: flag, delete_for_me: flag });
+const num = z.coerce.number().int().min(0);
+const RepliesQuery = z.looseObject({
+  limit: num.max(300).optional(),
+  id_lt: z.string().optional(),
+  id_gt: z.string().optional(),
+  id_lte: z.string().optional(),
+  id_gte: z.string().optional(),
+  id_around: z.string().optional(),
+  sort: z.string().optional(),
+});
+const ReactionsQuery = z.looseObject({
+  limit: num.optional(),
+  offset: num.optional(),
+  type: z.string().optional(),
+});
+
+/** Message routes (chat-spec §7 Messages). */
+export function messageRoutes(http: FastifyInstance, ctx: ChatContext): void {
+  http.get<IdParams>('/messages/:id', async (req) => {
+    const actor = actorOf(req);
+    const { row } = await messageForActor(ctx.db, actor, req.params.id);
+    return { message: await presentRow(ctx.db, row, actor.kind === 'user' ? actor.userId : undefined) };
+  });
+
+  http.post<IdParams>('/messages/:id', async (req) => {
+    const { message } = parse(UpdateMessageRequest, req.body);
+    return { message: await updateMessage(ctx, actorOf(req), req.params.id, message, [], true) };
+  });
+
+  http.put<IdParams>('/messages/:id', async (req) => {
+    const body = parse(PartialUpdateRequest, req.body);
+    const message = await updateMessage(
+      ctx,
+      actorOf(req),
+      req.params.id,
+      body.set ?? {},
+      body.unset ?? [],
+      false,
+    );
+    return { message };
+  });
+
+  http.delete<IdParams>('/messages/:id', async (req) => {
+    const query = parse(DeleteQuery, req.query);
+    const mode = query.delete_for_me ? 'for-me' : query.hard ? 'hard' : 'soft';
+    return { message: await deleteMessage(ctx, actorOf(req), req.params.id, mode) };
+  });
+
+  http.get<IdParams>('/messages/:id/replies', async (req) => {
+    const { sort, ...page } = parse(RepliesQuery, req.query);
+    const pagination = parse(MessagePagination, page);
+    const descending = sort !== undefined && /-1|desc/i.test(sort);
+    return { messages: await listReplies(ctx.db, actorOf(req), req.params.id, pagination, descending) };
+  });
+
+  http.post<IdParams>('/messages/:id/reaction', async (req) => {
+    const body = parse(SendReactionRequest, req.body);
+    return sendReaction(ctx, actorOf(req), req.params.id, body);
+  });
+
+  http.delete<{ Params: { id: string; type: string } }>('/messages/:id/reaction/:type', async (req) => {
+    return deleteReaction(ctx, actorOf(req), req.params.id, req.params.type);
+  });
+
+  http.get<IdParams>('/messages/:id/reactions', async (req) => {
+    const q = parse(ReactionsQuery, req.query);
+    return {
+      reactions: await listReactions(ctx, actorOf(req), req.params.id, q.limit ?? 300, q.offset ?? 0, q.type),
+    };
+  });
+}

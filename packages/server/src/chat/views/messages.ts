@@ -1,0 +1,56 @@
+import type { Message, MessagePagination } from '@caseroom/protocol';
+import { CHAT_LIMITS } from '@caseroom/protocol';
+import type { Queryable } from '../../platform/db.js';
+import type { Actor } from '../context.js';
+import { notFound } from '../errors.js';
+import { channelForActor, type ChannelAccess } from '../policy/channel-access.js';
+import { presentMessage } from '../presenters/message.js';
+import { getMessage, listMessages, loadLookups } from '../store/messages.js';
+import type { ChannelRow, MessageRow } from '../store/rows.js';
+
+/** Presents rows for one viewer (undefined = the shared view that events carry). */
+export async function presentRows(
+  q: Queryable,
+  rows: MessageRow[],
+  viewerId: string | undefined,
+): Promise<Message[]> {
+  const lookups = await loadLookups(q, rows, viewerId);
+  return rows.map((r) => presentMessage(r, lookups));
+}
+
+export async function presentRow(q: Queryable, row: MessageRow, viewerId?: string): Promise<Message> {
+  const [message] = await presentRows(q, [row], viewerId);
+  if (!message) throw new Error('message could not be presented');
+  return message;
+}
+
+/** A message and its channel, for an actor who must be able to read the channel (404 / 403 otherwise). */
+export async function messageForActor(
+  q: Queryable,
+  actor: Actor,
+  id: string,
+): Promise<{ row: MessageRow; access: ChannelAccess }> {
+  const row = await getMessage(q, id);
+  if (!row) throw notFound(`Message "${id}" does not exist`);
+  const access = await channelForActor(q, actor, row.cid);
+  return { row, access };
+}
+
+/** The id fields every channel event carries. */
+export function channelIds(channel: ChannelRow): { cid: string; channel_id: string; channel_type: string } {
+  return { cid: channel.cid, channel_id: channel.id, channel_type: channel.type };
+}
+
+/** `GET /chat/messages/{id}/replies`: a page of a thread, oldest first (or newest first with sort desc). */
+export async function listReplies(
+  q: Queryable,
+  actor: Actor,
+  parentId: string,
+  page: MessagePagination,
+  descending: boolean,
+): Promise<Message[]> {
+  await messageForActor(q, actor, parentId);
+  const rows = await listMessages(q, { parentId }, page, CHAT_LIMITS.threadReplyPageSize);
+  if (descending) rows.reverse();
+  return presentRows(q, rows, actor.kind === 'user' ? actor.userId : undefined);
+}

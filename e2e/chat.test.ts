@@ -11,6 +11,9 @@ import { startServer, type RunningServer } from './support/server.js';
  */
 const KNOWN_SERVER_GAPS = [/^404 POST \/chat\/channels\/[^/]+\/[^/]+\/(read|event)$/];
 
+/** The seeded group chat of the first case plan, named after it. */
+const GROUP_CHANNEL = 'Bennett family plan';
+
 type Marked = Window & { e2eMarker?: boolean };
 
 /** How long a message may take to reach the other browser before the test fails. */
@@ -98,6 +101,50 @@ describe('web chat in real Chromium', () => {
     expect(pageProblems(chloe, KNOWN_SERVER_GAPS)).toEqual([]);
   });
 
+  it('shows a failed send and sends it again on click', async () => {
+    const noah = await user();
+    const { page } = noah;
+    await signIn(page, DEMO.noah.email);
+    await openChannel(page, GROUP_CHANNEL);
+
+    // The network drops the send: the message stays, marked failed, with a retry.
+    const sendUrl = /\/chat\/channels\/messaging\/[^/]+\/message(\?|$)/;
+    await page.route(sendUrl, (route) => route.abort('internetdisconnected'));
+    const text = `Retry me ${crypto.randomUUID()}`;
+    await composer(page).fill(text);
+    await composer(page).press('Enter');
+    const retry = messageItem(page, text).getByRole('button', {
+      name: 'Message Failed · Click to try again',
+    });
+    await retry.waitFor({ timeout: DELIVERY_TIMEOUT });
+    await screenshot(page, 'chat-failed-message');
+
+    await page.unroute(sendUrl);
+    await retry.click();
+    await page.locator('[data-status="received"]', { hasText: text }).waitFor({ timeout: DELIVERY_TIMEOUT });
+    expect(await messageItem(page, text).count()).toBe(1);
+    expect(pageProblems(noah, KNOWN_SERVER_GAPS)).toEqual([]);
+  });
+
+  it('fits a phone screen in the dark theme', async () => {
+    const phone = await openUserPage(browser, server.url, {
+      viewport: { width: 375, height: 740 },
+      colorScheme: 'dark',
+    });
+    users.push(phone);
+    const { page } = phone;
+    await signIn(page, DEMO.chloe.email);
+    // Narrow: the list first, then the channel on its own with a way back.
+    await page.getByRole('navigation', { name: 'Chats' }).waitFor();
+    await screenshot(page, 'phone-dark-list');
+    await openChannel(page, GROUP_CHANNEL);
+    expect(await page.getByRole('navigation', { name: 'Chats' }).isVisible()).toBe(false);
+    await screenshot(page, 'phone-dark-channel');
+    await page.getByRole('link', { name: 'All chats' }).click();
+    await page.getByRole('navigation', { name: 'Chats' }).waitFor();
+    expect(pageProblems(phone, KNOWN_SERVER_GAPS)).toEqual([]);
+  });
+
   it('sends a visitor without a session to login and back to where they were going', async () => {
     const visitor = await user();
     const { page } = visitor;
@@ -116,6 +163,7 @@ describe('web chat in real Chromium', () => {
     await page.waitForURL((url) => url.pathname === '/app' && url.search === '?x');
     await page.getByRole('button', { name: 'Log out' }).waitFor();
     await page.getByText('Please select a chat, or start a new chat.').waitFor();
+    await page.getByRole('navigation', { name: 'Chats' }).waitFor();
     await screenshot(page, 'app-home');
 
     // Signed in, the login page sends the user on to the app.

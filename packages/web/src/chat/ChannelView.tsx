@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../i18n/t';
@@ -6,6 +6,7 @@ import { channelTitle, memberName, otherMembers } from './channelInfo';
 import { useChat } from './ChatContext';
 import { MessageComposer } from './MessageComposer';
 import { MessageList } from './MessageList';
+import type { ChatMessage } from './sdkTypes';
 import { useStore } from './useStore';
 
 /** Route `/app/chat/:channelType/:channelId`: one channel, watched live, with its composer. */
@@ -60,6 +61,11 @@ export function ChannelView({ client, viewerId, type, id }: ChannelViewProps) {
   const others = otherMembers(state.members, viewerId).map(memberName);
   const error = state.error ?? watchError;
   const canSend = channel.can('send-message');
+  const loadOlder = useCallback(() => void channel.loadPrev().catch(() => undefined), [channel]);
+  const retry = useCallback(
+    (message: ChatMessage) => void channel.resendMessage(message).catch(() => undefined),
+    [channel],
+  );
   const typingNames = Object.values(state.typing)
     .filter((entry) => !entry.parent_id && entry.user.id !== viewerId)
     .map((entry) => entry.user.name?.trim() || entry.user.id);
@@ -89,6 +95,10 @@ export function ChannelView({ client, viewerId, type, id }: ChannelViewProps) {
           messages={state.messages}
           viewerId={viewerId}
           loading={state.loading || !state.channel}
+          hasPrev={state.hasPrev}
+          loadingOlder={state.loadState === 'loading-top'}
+          onLoadOlder={loadOlder}
+          onRetry={retry}
         />
       )}
       <TypingIndicator names={typingNames} />

@@ -1,35 +1,59 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useCallback, useLayoutEffect, useRef } from 'react';
 import { t } from '../i18n/t';
-import { formatFullTime, formatMessageTime, initialOf } from './format';
+import { MessageItem } from './MessageItem';
 import type { ChatMessage } from './sdkTypes';
 
 interface MessageListProps {
   messages: readonly ChatMessage[];
   viewerId: string;
   loading: boolean;
+  /** Older messages exist on the server. */
+  hasPrev: boolean;
+  loadingOlder: boolean;
+  onLoadOlder: () => void;
+  onRetry: (message: ChatMessage) => void;
 }
 
-/** How close to the bottom (px) still counts as "reading the latest" for auto-scroll. */
-const STICK_THRESHOLD = 80;
+/** How close to an edge (px) counts as being there: the bottom for following, the top for loading older. */
+const EDGE = 80;
 
-/** The messages of a channel, oldest first, kept scrolled to the latest while the reader is there. */
-export function MessageList({ messages, viewerId, loading }: MessageListProps) {
+/**
+ * The messages of a channel, oldest first. Follows new messages while the reader is at the bottom (and after
+ * their own send), loads older ones near the top while keeping the reader's place.
+ */
+export function MessageList(props: MessageListProps) {
+  const { messages, viewerId, loading, hasPrev, loadingOlder, onLoadOlder, onRetry } = props;
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  const heightBefore = useRef<number | null>(null);
+  const first = messages[0]?.id;
   const last = messages[messages.length - 1];
+  const lastIsOwn = last ? isOwn(last, viewerId) : false;
 
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    // Follow new messages when the reader is at the bottom, and always after one's own send.
-    if (atBottom.current || last?.user_id === viewerId || last?.user?.id === viewerId) {
+    if (heightBefore.current !== null) {
+      if (loadingOlder) return;
+      // Older messages went in above: keep what the reader was looking at in place.
+      el.scrollTop += el.scrollHeight - heightBefore.current;
+      heightBefore.current = null;
+    } else if (atBottom.current || lastIsOwn) {
       el.scrollTop = el.scrollHeight;
     }
-  }, [last?.id, last?.user_id, last?.user?.id, messages.length, viewerId]);
+  }, [first, last?.id, lastIsOwn, messages.length, loadingOlder]);
+
+  const loadOlder = useCallback(() => {
+    if (!hasPrev || loadingOlder) return;
+    heightBefore.current = scroller.current?.scrollHeight ?? null;
+    onLoadOlder();
+  }, [hasPrev, loadingOlder, onLoadOlder]);
 
   function onScroll() {
     const el = scroller.current;
-    if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_THRESHOLD;
+    if (!el) return;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < EDGE;
+    if (el.scrollTop < EDGE) loadOlder();
   }
 
   return (
@@ -39,11 +63,30 @@ export function MessageList({ messages, viewerId, loading }: MessageListProps) {
           {loading ? t('chat.channel.loading') : t('chat.channel.empty')}
         </p>
       ) : (
-        <ol className="message-list" role="log" aria-label={t('chat.messages.label')} aria-live="polite">
-          {messages.map((message) => (
-            <MessageItem key={message.id} message={message} own={isOwn(message, viewerId)} />
-          ))}
-        </ol>
+        <>
+          {hasPrev ? (
+            <div className="message-older">
+              <button
+                type="button"
+                className="button button-small"
+                onClick={loadOlder}
+                disabled={loadingOlder}
+              >
+                {loadingOlder ? t('chat.channel.loadingOlder') : t('chat.channel.loadOlder')}
+              </button>
+            </div>
+          ) : null}
+          <ol className="message-list" role="log" aria-label={t('chat.messages.label')} aria-live="polite">
+            {messages.map((message) => (
+              <MessageItem
+                key={message.id}
+                message={message}
+                own={isOwn(message, viewerId)}
+                onRetry={onRetry}
+              />
+            ))}
+          </ol>
+        </>
       )}
     </div>
   );
@@ -51,37 +94,4 @@ export function MessageList({ messages, viewerId, loading }: MessageListProps) {
 
 function isOwn(message: ChatMessage, viewerId: string): boolean {
   return (message.user?.id ?? message.user_id) === viewerId;
-}
-
-function MessageItem({ message, own }: { message: ChatMessage; own: boolean }) {
-  if (message.type === 'system') {
-    return <li className="message message-system">{message.text}</li>;
-  }
-  const sender = message.user?.name?.trim() || message.user_id || t('chat.message.unknownUser');
-  const deleted = message.type === 'deleted' || Boolean(message.deleted_at);
-  const classes = ['message', own ? 'message-own' : '', `message-${message.status}`]
-    .filter(Boolean)
-    .join(' ');
-  return (
-    <li className={classes} data-message-id={message.id} data-status={message.status}>
-      <span className="avatar" aria-hidden="true">
-        {initialOf(sender)}
-      </span>
-      <div className="message-body">
-        <div className="message-meta">
-          <span className="message-sender">{sender}</span>
-          <time dateTime={message.created_at} title={formatFullTime(message.created_at)}>
-            {formatMessageTime(message.created_at)}
-          </time>
-          {message.status === 'sending' ? (
-            <span className="message-status">{t('chat.message.sending')}</span>
-          ) : null}
-          {message.status === 'failed' ? (
-            <span className="message-status message-status-failed">{t('chat.message.failed')}</span>
-          ) : null}
-        </div>
-        <p className="message-text">{deleted ? <em>{t('chat.message.deleted')}</em> : message.text}</p>
-      </div>
-    </li>
-  );
 }

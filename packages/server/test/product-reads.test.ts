@@ -70,6 +70,11 @@ describe('product reads on the demo data', () => {
     expect(counts.rows[0]).toEqual({ users: 5, caseplans: 2, members: 5 });
   });
 
+  it('seeds once when several nodes start together', async () => {
+    const runs = await Promise.all([1, 2, 3].map(() => server.app.product.seedDemo()));
+    for (const run of runs) expect(run).toEqual(seed);
+  });
+
   it('creates the demo chats through the chat service', async () => {
     const [group] = await server.app.chat.server.queryChannels({ cid: seed.groupChannelCid });
     expect(group).toMatchObject({ type: 'messaging', team: seed.organizationId });

@@ -169,11 +169,38 @@ async function seedChat(
   return { groupChannelCid: group.cid, directChannelCid: direct.cid };
 }
 
+/** Arbitrary constant: the advisory lock that keeps nodes starting together from seeding at once. */
+const SEED_LOCK = 7_241_005;
+
+/**
+ * Runs `fn` while holding a session advisory lock on PostgreSQL (a connection of its own, so the seed's other
+ * statements go through the pool as usual). PGlite is one process and one connection: no lock is needed, and
+ * holding its only connection would block the seed itself.
+ */
+async function underSeedLock<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  if (db.kind !== 'postgres') return fn();
+  const client = await db.pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [SEED_LOCK]);
+    try {
+      return await fn();
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [SEED_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}
+
 /**
  * The demo organization "Riverside Family Services" with its people, two case plans and two chats.
  * Idempotent: everything is found by a stable id or address, and only what is missing is created.
  */
-export async function seedDemo(auth: Auth, db: Db, chat: ChatServerApi): Promise<DemoSeed> {
+export function seedDemo(auth: Auth, db: Db, chat: ChatServerApi): Promise<DemoSeed> {
+  return underSeedLock(db, () => seedDemoUnlocked(auth, db, chat));
+}
+
+async function seedDemoUnlocked(auth: Auth, db: Db, chat: ChatServerApi): Promise<DemoSeed> {
   const users = await seedAccounts(auth, db);
   const caseplanIds = await seedProduct(db, users);
   const firstCaseplanId = caseplanIds[0];

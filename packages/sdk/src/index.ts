@@ -30,3 +30,13 @@ export type { Logger, LogLevel } from './transport/logger.js';
 export type { TokenProvider } from './transport/token-manager.js';
 export type { WebSocketConstructor, WebSocketLike } from './transport/websocket.js';
 export type { OwnUser, ChatUser, Message, Channel, ChannelMember, ChatEvent } from '@caseroom/protocol';
+export { groupPositions, type GroupOptions, type GroupPosition } from './messages/group-positions.js';
+export {
+  containsLink,
+  isComposerTextEmpty,
+  keepMentions,
+  sendBlockReason,
+  trimComposerText,
+  type SendBlockReason,
+  type SendCheckInput,
+} from './composer/text.js';

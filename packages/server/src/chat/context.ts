@@ -11,4 +11,6 @@ export const SERVER: Actor = { kind: 'server' };
 export interface ChatContext extends Platform {
   realtime: Realtime;
   hooks: { messageNew: Array<(event: MessageNewHook) => void | Promise<void>> };
+  /** Channel fields only the server may set (`team` always; the product adds its own custom fields). */
+  protectedChannelFields: Set<string>;
 }

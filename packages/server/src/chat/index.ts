@@ -43,7 +43,12 @@ function toChatError(err: FastifyError | Error): ChatError {
 export async function registerChat(http: FastifyInstance, platform: Platform): Promise<ChatModule> {
   const realtime = new Realtime(platform.bus, platform.log);
   await realtime.start();
-  const ctx: ChatContext = { ...platform, realtime, hooks: { messageNew: [] } };
+  const ctx: ChatContext = {
+    ...platform,
+    realtime,
+    hooks: { messageNew: [] },
+    protectedChannelFields: new Set(['team']),
+  };
 
   await http.register(
     async (chat) => {

@@ -43,4 +43,9 @@ export interface ChatServerApi {
   sendMessage(cid: string, userId: string, message: NewMessage): Promise<Message>;
   /** Hook run after a message commits (the product records statistics from it). */
   onMessageNew(hook: (event: MessageNewHook) => void | Promise<void>): void;
+  /**
+   * Marks channel fields (custom data such as `caseplans`, `organizations`, `hasClient`, `hasGuest`) as
+   * server-only: users may then neither create channels with them nor change them. `team` always is.
+   */
+  protectChannelFields(fields: string[]): void;
 }

@@ -24,7 +24,15 @@ export function createServerApi(ctx: ChatContext): ChatServerApi {
     async getOrCreateChannel(type, id, data, createdById): Promise<Channel> {
       const channel = await write(ctx, async (q, out) => {
         if (!(await getUser(q, createdById))) throw inputError(`user ${createdById} does not exist`);
-        const { channel, created } = await doGetOrCreateChannel(q, out, SERVER, type, id, data);
+        const { channel, created } = await doGetOrCreateChannel(
+          q,
+          out,
+          SERVER,
+          type,
+          id,
+          data,
+          ctx.protectedChannelFields,
+        );
         if (created) {
           await q.query('UPDATE chat_channels SET created_by_id = $2 WHERE cid = $1', [
             channel.cid,
@@ -53,6 +61,9 @@ export function createServerApi(ctx: ChatContext): ChatServerApi {
     },
     onMessageNew(hook) {
       ctx.hooks.messageNew.push(hook);
+    },
+    protectChannelFields(fields) {
+      for (const f of fields) ctx.protectedChannelFields.add(f);
     },
   };
 }

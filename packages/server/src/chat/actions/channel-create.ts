@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { ChannelIdSchema } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
 import type { Actor } from '../context.js';
-import { inputError } from '../errors.js';
+import { inputError, notAllowed } from '../errors.js';
 import { channelConfig } from '../policy/channel-types.js';
 import { presentChannel } from '../presenters/channel.js';
 import type { Outbox } from '../realtime/outbox.js';
@@ -22,6 +22,17 @@ export function checkChannelRef(type: string, id: string | undefined): void {
     if (!parsed.success)
       throw inputError(`channel id "${id}" ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
   }
+}
+
+/** Refuses a user setting a field only the server may set (e.g. `team`, the product's case plan links). */
+export function checkProtectedFields(
+  actor: Actor,
+  keys: string[],
+  protectedFields: ReadonlySet<string>,
+): void {
+  if (actor.kind === 'server') return;
+  const field = keys.find((k) => protectedFields.has(k));
+  if (field) throw notAllowed(`channel field "${field}" can only be set by the server`);
 }
 
 /** Id of a channel created from a member list: stable for the same set of members. */
@@ -44,9 +55,11 @@ export async function doGetOrCreateChannel(
   type: string,
   id: string | undefined,
   data: ChannelData,
+  protectedFields: ReadonlySet<string>,
 ): Promise<{ channel: ChannelRow; created: boolean }> {
   checkChannelRef(type, id);
   const creatorId = actor.kind === 'user' ? actor.userId : undefined;
+  checkProtectedFields(actor, Object.keys(data), protectedFields);
   const listed = data.members ?? [];
   if (!listed.every((m) => typeof m === 'string' && m.length > 0))
     throw inputError('members must be user ids');

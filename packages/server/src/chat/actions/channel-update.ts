@@ -1,4 +1,6 @@
 import type { Channel } from '@caseroom/protocol';
+import type { Queryable } from '../../platform/db.js';
+import { checkProtectedFields } from './channel-create.js';
 import type { Actor, ChatContext } from '../context.js';
 import { inputError } from '../errors.js';
 import { channelForActor, requireCapability, type ChannelAccess } from '../policy/channel-access.js';
@@ -27,17 +29,21 @@ const IMMUTABLE = new Set([
   'member_hash',
 ]);
 
-function checkPartial(access: ChannelAccess, actor: Actor, set: Record<string, unknown>, unset: string[]) {
+function checkPartial(
+  access: ChannelAccess,
+  actor: Actor,
+  set: Record<string, unknown>,
+  unset: string[],
+  protectedFields: ReadonlySet<string>,
+) {
   for (const key of [...Object.keys(set), ...unset]) {
     if (IMMUTABLE.has(key)) throw inputError(`field "${key}" cannot be updated`);
   }
+  checkProtectedFields(actor, [...Object.keys(set), ...unset], protectedFields);
   requireCapability(access, 'update-channel', 'update the channel');
   if ('frozen' in set || unset.includes('frozen'))
     requireCapability(access, 'freeze-channel', 'freeze the channel');
   if ('cooldown' in set) requireCapability(access, 'set-channel-cooldown', 'set slow mode');
-  if (('team' in set || unset.includes('team')) && actor.kind !== 'server') {
-    throw inputError('only the server may move a channel to another team');
-  }
   if ('frozen' in set && typeof set.frozen !== 'boolean') throw inputError('frozen must be true or false');
   if ('disabled' in set && typeof set.disabled !== 'boolean')
     throw inputError('disabled must be true or false');
@@ -62,7 +68,7 @@ export async function updateChannelPartial(
 ): Promise<Channel> {
   return write(ctx, async (q, out) => {
     const access = await channelForActor(q, actor, cid);
-    checkPartial(access, actor, set, unset);
+    checkPartial(access, actor, set, unset, ctx.protectedChannelFields);
     await lockChannel(q, cid);
     const columns: string[] = [];
     const params: unknown[] = [cid];
@@ -101,7 +107,7 @@ export async function updateChannelPartial(
 }
 
 async function stageMemberEvent(
-  q: Parameters<Parameters<typeof write>[1]>[0],
+  q: Queryable,
   out: Outbox,
   cid: string,
   userId: string,

@@ -26,7 +26,15 @@ export async function queryChannel(
   req: QueryChannelRequest,
 ): Promise<ChannelState> {
   const channel = await write(ctx, async (q, out) => {
-    const { channel } = await doGetOrCreateChannel(q, out, actor, type, id, req.data ?? {});
+    const { channel } = await doGetOrCreateChannel(
+      q,
+      out,
+      actor,
+      type,
+      id,
+      req.data ?? {},
+      ctx.protectedChannelFields,
+    );
     await accessTo(q, actor, channel);
     return channel;
   });

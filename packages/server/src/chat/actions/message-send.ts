@@ -128,6 +128,10 @@ export async function doSendMessage(
   if (parent) {
     await q.query('UPDATE chat_messages SET reply_count = reply_count + 1 WHERE id = $1', [parent.id]);
   }
+  if (inMainList) {
+    // A new message brings a hidden channel back into every member's list.
+    await q.query('UPDATE chat_members SET hidden = false WHERE cid = $1 AND hidden', [cid]);
+  }
   if (inMainList && !row.silent && row.type !== 'system') {
     await q.query(
       'UPDATE chat_members SET unread_count = unread_count + 1 WHERE cid = $1 AND user_id IS DISTINCT FROM $2',

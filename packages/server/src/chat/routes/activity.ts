@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SyncRequest } from '@caseroom/protocol';
 import { sendChannelEvent } from '../actions/channel-events.js';
+import { deleteChannel, setHidden, stopWatching, truncateChannel } from '../actions/channel-lifecycle.js';
 import { markRead, markUnread } from '../actions/read-state.js';
 import { syncEvents } from '../actions/sync.js';
 import { checkChannelRef } from '../actions/channel-create.js';
@@ -10,6 +11,7 @@ import { actorOf, parse, type ChannelParams } from './pipeline.js';
 
 const ReadRequest = z.looseObject({ message_id: z.string().optional() });
 const UnreadRequest = z.looseObject({ message_id: z.string() });
+const HideRequest = z.looseObject({ clear_history: z.boolean().optional() });
 const EventRequest = z.object({
   event: z.looseObject({ type: z.string().min(1).max(64), parent_id: z.string().optional() }),
 });
@@ -35,6 +37,32 @@ export function activityRoutes(http: FastifyInstance, ctx: ChatContext): void {
     const body = parse(EventRequest, req.body);
     return sendChannelEvent(ctx, actorOf(req), cidOf(req.params), body.event);
   });
+
+  http.post<{ Params: ChannelParams }>('/channels/:type/:id/stop-watching', async (req) => {
+    await stopWatching(ctx, actorOf(req), cidOf(req.params));
+    return {};
+  });
+
+  http.post<{ Params: ChannelParams }>('/channels/:type/:id/hide', async (req) => {
+    const body = parse(HideRequest, req.body);
+    await setHidden(ctx, actorOf(req), cidOf(req.params), true, body.clear_history === true);
+    return {};
+  });
+
+  http.post<{ Params: ChannelParams }>('/channels/:type/:id/show', async (req) => {
+    await setHidden(ctx, actorOf(req), cidOf(req.params), false);
+    return {};
+  });
+
+  http.post<{ Params: ChannelParams }>('/channels/:type/:id/truncate', async (req) => {
+    return truncateChannel(ctx, actorOf(req), cidOf(req.params));
+  });
+
+  http.delete<{ Params: ChannelParams }>('/channels/:type/:id', async (req) => {
+    return deleteChannel(ctx, actorOf(req), cidOf(req.params));
+  });
+
+  http.get('/hi', async () => ({}));
 
   http.post('/sync', async (req) => {
     const body = parse(SyncRequest, req.body);

@@ -90,6 +90,27 @@ describe('product reads on the demo data', () => {
     expect(direct).toMatchObject({ hasClient: true, hasGuest: false, member_count: 2 });
   });
 
+  it('records lastMessageSentAt and lastMessageToClientAt from the chat (product-spec §4)', async () => {
+    const stats = async () => {
+      const { rows } = await server.db.query<{ user_id: string; sent: Date | null; to_client: Date | null }>(
+        `SELECT user_id, last_message_sent_at AS sent, last_message_to_client_at AS to_client
+           FROM caseplan_stats WHERE caseplan_id = $1`,
+        [seed.caseplanIds[0]],
+      );
+      return new Map(rows.map((r) => [r.user_id, r]));
+    };
+    await expect.poll(async () => (await stats()).get(seed.users.maria)?.sent).toBeTruthy();
+    const before = await stats();
+    expect(before.get(seed.users.maria)?.to_client).toBeTruthy();
+    expect(before.has(seed.users.noah)).toBe(false);
+
+    await server.app.chat.server.sendMessage(seed.groupChannelCid, seed.users.noah, {
+      text: 'Noted, thanks.',
+    });
+    await expect.poll(async () => (await stats()).get(seed.users.noah)?.sent).toBeTruthy();
+    expect((await stats()).get(seed.users.noah)?.to_client).toBeTruthy();
+  });
+
   it('lets every demo account sign in with the demo password, verified', async () => {
     for (const email of ['admin', 'maria', 'noah', 'chloe', 'gary'].map((n) => `${n}@caseroom.test`)) {
       const me = await get<{ email: string; emailVerified: boolean }>(email, '/api/me');

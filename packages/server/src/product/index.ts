@@ -8,6 +8,7 @@ import { authRoutes } from './http/auth-routes.js';
 import { createAuthenticator, type Authenticate } from './http/authenticate.js';
 import { productRoutes } from './http/routes.js';
 import { seedDemo, type DemoSeed } from './seed/demo.js';
+import { recordMessageSent } from './statistics/messages.js';
 
 export type { DemoSeed } from './seed/demo.js';
 export { ProductError } from './errors.js';
@@ -35,6 +36,14 @@ export async function registerProduct(
   // Each in its own encapsulated context: auth keeps raw bodies, the product routes have their error handler.
   await http.register(authRoutes, { auth });
   await http.register(productRoutes, { platform, authenticate, callables });
+
+  chat.server.onMessageNew(async (event) => {
+    try {
+      await recordMessageSent(platform.db, event);
+    } catch (err) {
+      platform.log.error({ err, cid: event.cid }, 'recording message statistics failed');
+    }
+  });
 
   return {
     auth,

@@ -100,4 +100,20 @@ describe('channel lifecycle', () => {
     expect(await watching.receives('notification.message_new')).toBe(false);
     await Promise.all([watching.close(), idle.close()]);
   });
+
+  it('enforces slow mode with code 60 for members, not for the server', async () => {
+    await server.app.chat.server.getOrCreateChannel(
+      'messaging',
+      'slow',
+      { members: ['maria', 'noah'] },
+      'maria',
+    );
+    await server.app.chat.server.updateChannelPartial('messaging:slow', { cooldown: 30 });
+    const first = await noah.call('POST', '/channels/messaging/slow/message', { message: { text: 'one' } });
+    expect(first.status).toBe(200);
+    const second = await noah.call('POST', '/channels/messaging/slow/message', { message: { text: 'two' } });
+    expect(second).toMatchObject({ status: 429, body: { code: 60 } });
+    const state = await noah.call('POST', '/channels/messaging/slow/query', {});
+    expect((state.body.channel as { own_capabilities: string[] }).own_capabilities).toContain('slow-mode');
+  });
 });

@@ -72,6 +72,13 @@ describe('web chat in real Chromium', () => {
     await onMaria.waitFor({ timeout: DELIVERY_TIMEOUT });
     const chloeToMariaMs = Date.now() - sentAt;
     expect(await onMaria.innerText()).toBe(`From Chloe ${token}\nsecond line`);
+    // The channel list is live too: maria's preview of the chat shows chloe's newest message.
+    await maria.page
+      .getByRole('navigation', { name: 'Chats' })
+      .getByRole('link')
+      .filter({ hasText: `From Chloe ${token}` })
+      .waitFor({ timeout: DELIVERY_TIMEOUT });
+    expect(await maria.page.title()).toBe(`${DEMO.chloe.name} · Caseroom`);
 
     for (const { page } of [maria, chloe]) {
       expect(await page.evaluate(() => (window as Marked).e2eMarker)).toBe(true);

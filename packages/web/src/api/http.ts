@@ -59,6 +59,13 @@ async function toApiError(response: Response): Promise<ApiError> {
   return new ApiError(message, response.status, code, body.error?.toast);
 }
 
+let onUnauthorized: (() => void) | undefined;
+
+/** Called when an API call answers 401 outside `/api/auth` (the session ended elsewhere or expired). */
+export function setUnauthorizedHandler(handler: (() => void) | undefined): void {
+  onUnauthorized = handler;
+}
+
 /** Fetches `path` with the session's credentials; answers the raw response of a successful call. */
 export async function apiRequest(path: string, init: RequestInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
@@ -72,7 +79,10 @@ export async function apiRequest(path: string, init: RequestInit = {}): Promise<
   } catch (err) {
     throw new ApiError(err instanceof Error ? err.message : String(err), 0);
   }
-  if (!response.ok) throw await toApiError(response);
+  if (!response.ok) {
+    if (response.status === 401 && !path.startsWith('/api/auth/')) onUnauthorized?.();
+    throw await toApiError(response);
+  }
   return response;
 }
 

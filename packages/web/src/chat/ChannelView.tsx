@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../i18n/t';
+import { useDocumentTitle } from '../ui/useDocumentTitle';
 import { channelTitle, memberName, otherMembers } from './channelInfo';
 import { useChat } from './ChatContext';
 import { MessageComposer } from './MessageComposer';
@@ -58,6 +59,7 @@ export function ChannelView({ client, viewerId, type, id }: ChannelViewProps) {
   }, [channel, newest, state.channel]);
 
   const title = channelTitle(state.channel, state.members, viewerId, t('chat.channel.untitled'));
+  useDocumentTitle(title);
   const others = otherMembers(state.members, viewerId).map(memberName);
   const error = state.error ?? watchError;
   const canSend = channel.can('send-message');
@@ -121,6 +123,7 @@ function TypingIndicator({ names }: { names: string[] }) {
 
 /** Route `/app` without a channel (product-spec §2, "Chat messenger screen"). */
 export function NoChannel() {
+  useDocumentTitle(t('chat.channels.title'));
   return (
     <div className="no-channel">
       <p>{t('chat.noChannel')}</p>

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { t } from '../i18n/t';
 import type { ChannelHandle } from './sdkTypes';
 
@@ -17,6 +17,11 @@ export function MessageComposer({ channel, canSend }: MessageComposerProps) {
   const input = useRef<HTMLTextAreaElement>(null);
   const inputId = useId();
   const hintId = useId();
+
+  // Opening a channel on a wide screen puts the cursor in its composer (on phones it would pop the keyboard).
+  useEffect(() => {
+    if (window.matchMedia('(min-width: 721px)').matches) input.current?.focus();
+  }, []);
 
   if (!canSend) {
     return (

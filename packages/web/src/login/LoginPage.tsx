@@ -4,6 +4,7 @@ import { ApiError } from '../api/http';
 import { t } from '../i18n/t';
 import { session } from '../session/session';
 import { useSession } from '../session/useSession';
+import { useDocumentTitle } from '../ui/useDocumentTitle';
 import { safeRedirect } from './redirect';
 
 /** `/`: e-mail + password sign-in; honours `?redirectTo=`; a signed-in visitor goes straight on. */
@@ -17,6 +18,7 @@ export function LoginPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const errorId = useId();
+  useDocumentTitle(t('login.title'));
 
   if (state.status === 'signed-in' && !busy) return <Navigate to={target} replace />;
 

@@ -1,5 +1,5 @@
 import type { MeResponse } from '@caseroom/protocol';
-import { ApiError, apiGet, apiPost, apiRequest, sessionToken } from '../api/http';
+import { ApiError, apiGet, apiPost, apiRequest, sessionToken, setUnauthorizedHandler } from '../api/http';
 
 /** Who is using the app: unknown while `/api/me` loads, then signed in or out. */
 export type SessionState =
@@ -89,3 +89,8 @@ function fetchSignIn(email: string, password: string): Promise<Response> {
     body: JSON.stringify({ email, password }),
   });
 }
+
+// A 401 from any API call means the session is gone: reload it, which signs out and sends the user to login.
+setUnauthorizedHandler(() => {
+  if (state.status === 'signed-in') void session.refresh();
+});

@@ -96,5 +96,10 @@ describe('ChannelList', () => {
     const failing = amy.channelList({ filter: { members: { $in: ['amy'] } } });
     await expect(failing.load()).rejects.toThrow('db down');
     expect(failing.state.getSnapshot()).toMatchObject({ status: 'error', error: 'db down' });
+    expect(amy.notifications.getSnapshot()).toMatchObject([
+      { text: 'Error loading channels', permanent: true },
+    ]);
+    await failing.load();
+    expect(amy.notifications.getSnapshot()).toEqual([]);
   });
 });

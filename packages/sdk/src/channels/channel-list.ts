@@ -7,11 +7,14 @@ import {
 } from '@caseroom/protocol';
 import type { ClientContext } from '../client/context.js';
 import type { LocalMessage } from '../messages/local-message.js';
+import { NOTICE_TEXTS } from '../notifications/notifications.js';
 import { StateStore, type Store } from '../stores/store.js';
 import { toChatApiError } from '../transport/errors.js';
 import type { ChatChannel } from './channel.js';
 import type { ChannelSnapshot } from './channel-state.js';
 import { matchesFilter, type ChannelFilter } from './filter.js';
+
+const LOAD_ERROR_NOTICE = 'channels-load-error';
 
 export type ChannelSort = { field: string; direction: 1 | -1 }[];
 
@@ -138,6 +141,7 @@ export class ChannelList {
         mode === 'replace'
           ? fetched
           : [...this.channels, ...fetched.filter((c) => !this.channels.includes(c))];
+      if (mode === 'replace') this.ctx.dismiss(LOAD_ERROR_NOTICE);
       this.setChannels(next, {
         status: 'ready',
         hasNext: answer.channels.length >= limit,
@@ -148,6 +152,7 @@ export class ChannelList {
       const message = toChatApiError(error).message;
       this.ctx.logger('warn', `query channels failed: ${message}`);
       if (quiet) return;
+      this.ctx.notify({ id: LOAD_ERROR_NOTICE, text: NOTICE_TEXTS.channelsLoadError, permanent: true });
       this.store.patch(
         mode === 'append' ? { loadingMore: false, error: message } : { status: 'error', error: message },
       );

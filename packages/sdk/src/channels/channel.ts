@@ -184,11 +184,18 @@ export class ChatChannel {
     const cid = this.cid;
     if (!me) throw new Error('Make sure to await connectUser() first.');
     if (!cid) throw new Error('Call watch() before sending to a channel without an id');
-    const local = createLocalMessage(draft, cid, {
+    // The echo goes below what is shown even when this device's clock runs behind the server's.
+    const newest = this.store
+      .getSnapshot()
+      .messageSets.find((set) => set.isLatest)
+      ?.messages.at(-1);
+    const at = new Date(Math.max(Date.now(), newest ? Date.parse(newest.created_at) + 1 : 0));
+    const user = {
       id: me.id,
       ...(me.name ? { name: me.name } : {}),
       ...(me.image ? { image: me.image } : {}),
-    });
+    };
+    const local = createLocalMessage(draft, cid, user, at);
     this.typingSender.stop(draft.parent_id);
     return this.deliver(local);
   }

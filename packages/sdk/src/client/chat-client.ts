@@ -218,6 +218,8 @@ export class ChatClient {
         if (!this.channels.has(cid)) this.channels.set(cid, channel as ChatChannel);
       },
       emitLocal: (event) => this.emitter.emit(event),
+      notify: (notice) => this.notifications.add(notice),
+      dismiss: (id) => this.notifications.remove(id),
       channelByCid: (cid) => {
         const at = cid.indexOf(':');
         return this.channel(cid.slice(0, at), cid.slice(at + 1));

@@ -1,4 +1,5 @@
 import type { ChatEvent, OwnUser } from '@caseroom/protocol';
+import type { NoticeInput } from '../notifications/notifications.js';
 import type { ApiClient } from '../transport/api-client.js';
 import type { Logger } from '../transport/logger.js';
 
@@ -12,4 +13,7 @@ export interface ClientContext {
   registerChannel(cid: string, channel: unknown): void;
   /** Emits a client-side event (e.g. typing.stop after expiry) to `client.on` listeners. */
   emitLocal(event: ChatEvent): void;
+  /** Shows a user-facing notice (chat-spec §8); answers its id. */
+  notify(notice: NoticeInput): string;
+  dismiss(id: string): void;
 }

@@ -182,6 +182,9 @@ describe('channel updates and members', () => {
     expect(frozenByMember).toMatchObject({ status: 403, body: { code: 17 } });
     await server.app.chat.server.updateChannelPartial('messaging:ops', { frozen: true });
     expect(await noahSocket.next('channel.updated')).toMatchObject({ channel: { frozen: true } });
+    const changed = await noahSocket.next('capabilities.changed');
+    expect(changed.own_capabilities).not.toContain('send-message');
+    expect(changed.own_capabilities).toContain('read-events');
     const state = await noah.call('POST', '/channels/messaging/ops/query', {});
     expect((state.body.channel as { own_capabilities: string[] }).own_capabilities).not.toContain(
       'send-message',

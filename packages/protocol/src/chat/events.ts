@@ -63,6 +63,14 @@ export const ChannelEvent = z.looseObject({
   clear_history: z.boolean().optional(),
 });
 
+/** A viewer's `own_capabilities` changed (channel frozen or unfrozen, slow mode set); sent to each member. */
+export const CapabilitiesChangedEvent = z.looseObject({
+  ...base,
+  type: z.literal('capabilities.changed'),
+  cid: z.string(),
+  own_capabilities: z.array(z.string()),
+});
+
 export const MemberEvent = z.looseObject({
   ...base,
   type: z.enum(['member.added', 'member.updated', 'member.removed']),
@@ -135,6 +143,7 @@ export const ChatEvent = z.union([
   MessageUpdatedEvent,
   ReactionEvent,
   ChannelEvent,
+  CapabilitiesChangedEvent,
   MemberEvent,
   NotificationEvent,
   ReadEvent,

@@ -7,6 +7,8 @@ import { channelForActor, requireCapability, type ChannelAccess } from '../polic
 import { presentChannel, presentMember } from '../presenters/channel.js';
 import { write, type Outbox } from '../realtime/outbox.js';
 import { getChannel, getMember, lockChannel, memberIds } from '../store/channels.js';
+import type { ChannelRow, MemberRow } from '../store/rows.js';
+import { ownCapabilities } from '../policy/capabilities.js';
 import { getUsers } from '../store/users.js';
 
 /** Fields a partial update may set as columns; anything else not reserved is custom data. */
@@ -102,8 +104,33 @@ export async function updateChannelPartial(
       channel: presented,
       created_at: presented.updated_at,
     });
+    if (['frozen', 'cooldown'].some((k) => k in set || unset.includes(k))) {
+      await stageCapabilitiesChanged(q, out, channel);
+    }
     return presented;
   });
+}
+
+/** Capabilities are per viewer: each member's connections get their own list (chat-spec §4 capabilities changed). */
+async function stageCapabilitiesChanged(q: Queryable, out: Outbox, channel: ChannelRow): Promise<void> {
+  const { rows } = await q.query<MemberRow & { role: string }>(
+    `SELECT m.*, u.role FROM chat_members m JOIN chat_users u ON u.id = m.user_id WHERE m.cid = $1`,
+    [channel.cid],
+  );
+  const now = new Date().toISOString();
+  for (const m of rows) {
+    out.transient({
+      users: [m.user_id],
+      event: {
+        type: 'capabilities.changed',
+        cid: channel.cid,
+        channel_id: channel.id,
+        channel_type: channel.type,
+        own_capabilities: ownCapabilities(channel, { role: m.role, member: m }),
+        created_at: now,
+      },
+    });
+  }
 }
 
 async function stageMemberEvent(

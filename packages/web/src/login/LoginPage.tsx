@@ -41,12 +41,7 @@ export function LoginPage() {
 
   return (
     <main className="login">
-      <form
-        className="login-card"
-        onSubmit={(e) => void onSubmit(e)}
-        noValidate
-        aria-describedby={error ? errorId : undefined}
-      >
+      <form className="login-card" onSubmit={(e) => void onSubmit(e)} noValidate>
         <h1 className="login-title">{t('login.title')}</h1>
         <p className="login-subtitle">{t('login.subtitle')}</p>
         {state.status === 'signed-out' && state.reason === 'logout' ? (
@@ -70,6 +65,7 @@ export function LoginPage() {
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             aria-invalid={error ? true : undefined}
+            aria-describedby={error ? errorId : undefined}
           />
         </label>
         <label className="field">
@@ -82,6 +78,7 @@ export function LoginPage() {
             value={password}
             onChange={(e) => setPassword(e.target.value)}
             aria-invalid={error ? true : undefined}
+            aria-describedby={error ? errorId : undefined}
           />
         </label>
         {error ? (

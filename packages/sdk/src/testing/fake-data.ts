@@ -1,4 +1,13 @@
-import type { Channel, ChannelMember, ChatUser, Message, NewMessage, ReadState } from '@caseroom/protocol';
+import type {
+  Channel,
+  ChannelMember,
+  ChannelState,
+  ChatUser,
+  Message,
+  MessagePagination,
+  NewMessage,
+  ReadState,
+} from '@caseroom/protocol';
 import { CAPABILITIES } from '@caseroom/protocol';
 
 export interface FakeChannelRecord {
@@ -84,4 +93,44 @@ export function buildMessage(
     created_at: at,
     updated_at: at,
   };
+}
+
+export function channelSubject(record: FakeChannelRecord, users: Map<string, ChatUser>) {
+  return {
+    channel: presentChannel(record),
+    members: record.members.map((id) => presentMember(users.get(id) ?? { id }, record.createdAt)),
+  };
+}
+
+export function presentChannelState(
+  record: FakeChannelRecord,
+  messages: Message[],
+  users: Map<string, ChatUser>,
+): ChannelState {
+  const { channel, members } = channelSubject(record, users);
+  return {
+    channel,
+    messages,
+    pinned_messages: [],
+    members,
+    read: presentRead(record, users),
+    watcher_count: 0,
+  };
+}
+
+export function lastMessageAt(record: FakeChannelRecord): string {
+  return record.messages[record.messages.length - 1]?.created_at ?? record.createdAt;
+}
+
+/** One page of messages for `id_lt`, `id_gt`, `id_around` or the newest. */
+export function pageOf(all: Message[], page: MessagePagination): Message[] {
+  const index = (id: string) => all.findIndex((m) => m.id === id);
+  const limit = page.limit ?? 25;
+  if (page.id_lt) return all.slice(0, Math.max(0, index(page.id_lt))).slice(-limit);
+  if (page.id_gt) return all.slice(index(page.id_gt) + 1).slice(0, limit);
+  if (page.id_around) {
+    const start = Math.max(0, index(page.id_around) - Math.floor(limit / 2));
+    return all.slice(start, start + limit);
+  }
+  return all.slice(-limit);
 }

@@ -2,6 +2,7 @@ import type {
   ChannelState,
   ChatEvent,
   ChatUser,
+  Message,
   NewMessage,
   OwnUser,
   QueryChannelRequest,
@@ -11,9 +12,10 @@ import { matchesFilter } from '../channels/filter.js';
 import type { WebSocketConstructor } from '../transport/websocket.js';
 import {
   buildMessage,
-  presentChannel,
-  presentMember,
-  presentRead,
+  channelSubject,
+  lastMessageAt,
+  pageOf,
+  presentChannelState,
   type FakeChannelRecord,
 } from './fake-data.js';
 import { FakeWebSocket, type FakeSocketHost } from './fake-websocket.js';
@@ -364,25 +366,14 @@ export class FakeChatServer implements FakeSocketHost {
     const cid = `${type}:${id}`;
     if (!this.channels.has(cid)) this.createChannel(type, id, body.data ?? { members: [userId] }, userId);
     const record = this.memberChannel(userId, cid);
-    const page = body.messages ?? {};
-    let messages = record.messages;
-    const index = (mid: string | undefined) => messages.findIndex((m) => m.id === mid);
-    const limit = page.limit ?? 25;
-    if (page.id_lt) messages = messages.slice(0, Math.max(0, index(page.id_lt))).slice(-limit);
-    else if (page.id_gt) messages = messages.slice(index(page.id_gt) + 1).slice(0, limit);
-    else if (page.id_around) {
-      const at = index(page.id_around);
-      const start = Math.max(0, at - Math.floor(limit / 2));
-      messages = messages.slice(start, start + limit);
-    } else messages = messages.slice(-limit);
-    return this.channelState(record, messages);
+    return this.channelState(record, pageOf(record.messages, body.messages ?? {}));
   }
 
   private queryChannels(userId: string, body: QueryChannelsRequest): { channels: ChannelState[] } {
     const matching = [...this.channels.values()]
       .filter((r) => r.members.includes(userId) && !r.hidden.has(userId))
       .filter((r) => matchesFilter(body.filter_conditions ?? {}, this.subject(r)))
-      .sort((a, b) => lastAt(b).localeCompare(lastAt(a)));
+      .sort((a, b) => lastMessageAt(b).localeCompare(lastMessageAt(a)));
     const offset = body.offset ?? 0;
     const page = matching.slice(offset, offset + (body.limit ?? 25));
     const messageLimit = body.message_limit ?? 25;
@@ -390,27 +381,12 @@ export class FakeChatServer implements FakeSocketHost {
   }
 
   private subject(record: FakeChannelRecord) {
-    return {
-      channel: presentChannel(record),
-      members: record.members.map((id) => presentMember(this.users.get(id) ?? { id }, record.createdAt)),
-    };
+    return channelSubject(record, this.users);
   }
 
-  private channelState(record: FakeChannelRecord, messages: FakeChannelRecord['messages']): ChannelState {
-    const { channel, members } = this.subject(record);
-    return {
-      channel,
-      messages,
-      pinned_messages: [],
-      members,
-      read: presentRead(record, this.users),
-      watcher_count: 0,
-    };
+  private channelState(record: FakeChannelRecord, messages: Message[]): ChannelState {
+    return presentChannelState(record, messages, this.users);
   }
-}
-
-function lastAt(record: FakeChannelRecord): string {
-  return record.messages[record.messages.length - 1]?.created_at ?? record.createdAt;
 }
 
 function json(status: number, body: unknown): Response {

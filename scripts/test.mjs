@@ -44,7 +44,7 @@ async function ensureRedis() {
 
 function ensureChromium() {
   if (fs.existsSync('/usr/bin/chromium')) return;
-  log('Chromium is missing; installing Debian\'s chromium');
+  log("Chromium is missing; installing Debian's chromium");
   sh('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium');
 }
 

@@ -75,7 +75,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const log = createLogger(config.logLevel);
   const db = databaseUrl ? openPostgres(databaseUrl) : await openPglite(undefined);
   await migrate(db);
-  const bus = options.redis ? await redisBus(TEST_REDIS_URL, (err) => log.error({ err }, 'bus')) : memoryBus();
+  const bus = options.redis
+    ? await redisBus(TEST_REDIS_URL, (err) => log.error({ err }, 'bus'))
+    : memoryBus();
   const app = await buildApp({ config, db, bus, log });
   if (config.seedDemo) await app.product.seedDemo();
   await app.http.listen({ port: 0, host: '127.0.0.1' });

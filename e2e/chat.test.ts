@@ -104,6 +104,28 @@ describe('web chat in real Chromium', () => {
     expect(pageProblems(chloe)).toEqual([]);
   });
 
+  it('groups the chats by the selected case plan and remembers the choice', async () => {
+    const maria = await user();
+    const { page } = maria;
+    await signIn(page, DEMO.maria.email);
+    const chats = page.getByRole('navigation', { name: 'Chats' });
+    const group = (title: string) => chats.getByRole('region', { name: title, exact: true });
+
+    // The first case plan is selected by default; both demo chats belong to it.
+    await group('In Bennett family plan').getByText(GROUP_CHANNEL, { exact: true }).waitFor();
+    await group('In Bennett family plan').getByText(DEMO.chloe.name, { exact: true }).waitFor();
+
+    await page.getByLabel('Case plan').selectOption({ label: 'Brooks housing plan' });
+    await group('In Brooks housing plan').getByText('No chats in this case plan.').waitFor();
+    await group('Other chats').getByText(GROUP_CHANNEL, { exact: true }).waitFor();
+    await screenshot(page, 'caseplan-switched');
+
+    await page.reload();
+    await group('In Brooks housing plan').waitFor();
+    expect(await page.getByLabel('Case plan').inputValue()).not.toBe('');
+    expect(pageProblems(maria)).toEqual([]);
+  });
+
   it('shows a failed send and sends it again on click', async () => {
     const noah = await user();
     const { page } = noah;

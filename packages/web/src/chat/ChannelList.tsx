@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { NavLink } from 'react-router-dom';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../i18n/t';
@@ -83,9 +83,12 @@ function LiveChannelList({
 
 function ChannelGroup(props: { title: string; entries: ChannelListEntry[]; userId: string; empty: string }) {
   const { title, entries, userId, empty } = props;
+  const headingId = useId();
   return (
-    <section className="channel-group">
-      <h2 className="channel-group-title">{title}</h2>
+    <section className="channel-group" aria-labelledby={headingId}>
+      <h2 id={headingId} className="channel-group-title">
+        {title}
+      </h2>
       {entries.length === 0 ? (
         <p className="muted channel-group-empty">{empty}</p>
       ) : (

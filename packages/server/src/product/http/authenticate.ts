@@ -1,3 +1,4 @@
+import { isAPIError } from 'better-auth/api';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyRequest } from 'fastify';
 import type { Auth } from '../auth/auth.js';
@@ -19,8 +20,10 @@ export function createAuthenticator(auth: Auth): Authenticate {
     let session;
     try {
       session = await auth.api.getSession({ headers: fromNodeHeaders(req.headers) });
-    } catch {
-      throw unauthenticated();
+    } catch (err) {
+      // better-auth refusing the credentials is a 401; anything else (database down) is a real failure.
+      if (isAPIError(err)) throw unauthenticated();
+      throw err;
     }
     if (!session) throw unauthenticated();
     return { uid: session.user.id };

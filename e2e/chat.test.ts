@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousA11yViolations } from './support/axe.js';
 import { launchBrowser, openUserPage, pageProblems, screenshot, type UserPage } from './support/browser.js';
 import { composer, DEMO, messageItem, openChannel, signIn, submitLogin } from './support/caseroom.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -85,6 +86,7 @@ describe('web chat in real Chromium', () => {
     }
 
     await screenshot(maria.page, 'chat-maria');
+    expect(await seriousA11yViolations(maria.page)).toEqual([]);
     await screenshot(chloe.page, 'chat-chloe');
     process.stdout.write(
       `[e2e] delivery maria->chloe ${mariaToChloeMs} ms, chloe->maria ${chloeToMariaMs} ms\n`,
@@ -119,6 +121,7 @@ describe('web chat in real Chromium', () => {
     await group('In Brooks housing plan').getByText('No chats in this case plan.').waitFor();
     await group('Other chats').getByText(GROUP_CHANNEL, { exact: true }).waitFor();
     await screenshot(page, 'caseplan-switched');
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     await page.reload();
     await group('In Brooks housing plan').waitFor();
@@ -143,6 +146,7 @@ describe('web chat in real Chromium', () => {
     });
     await retry.waitFor({ timeout: DELIVERY_TIMEOUT });
     await screenshot(page, 'chat-failed-message');
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     await page.unroute(sendUrl);
     await retry.click();
@@ -162,9 +166,11 @@ describe('web chat in real Chromium', () => {
     // Narrow: the list first, then the channel on its own with a way back.
     await page.getByRole('navigation', { name: 'Chats' }).waitFor();
     await screenshot(page, 'phone-dark-list');
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await openChannel(page, GROUP_CHANNEL);
     expect(await page.getByRole('navigation', { name: 'Chats' }).isVisible()).toBe(false);
     await screenshot(page, 'phone-dark-channel');
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByRole('link', { name: 'All chats' }).click();
     await page.getByRole('navigation', { name: 'Chats' }).waitFor();
     expect(pageProblems(phone)).toEqual([]);
@@ -183,6 +189,7 @@ describe('web chat in real Chromium', () => {
     await alert.waitFor();
     expect(await alert.innerText()).toBe('The e-mail or password is not correct.');
     await screenshot(page, 'login-error');
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     await submitLogin(page, DEMO.chloe.email);
     await page.waitForURL((url) => url.pathname === '/app' && url.search === '?x');

@@ -76,16 +76,19 @@ export function MessageList(props: MessageListProps) {
               </button>
             </div>
           ) : null}
-          <ol className="message-list" role="log" aria-label={t('chat.messages.label')} aria-live="polite">
-            {messages.map((message) => (
-              <MessageItem
-                key={message.id}
-                message={message}
-                own={isOwn(message, viewerId)}
-                onRetry={onRetry}
-              />
-            ))}
-          </ol>
+          {/* The live region wraps the list: a role on the <ol> itself would drop its list semantics. */}
+          <div role="log" aria-label={t('chat.messages.label')} aria-live="polite">
+            <ol className="message-list">
+              {messages.map((message) => (
+                <MessageItem
+                  key={message.id}
+                  message={message}
+                  own={isOwn(message, viewerId)}
+                  onRetry={onRetry}
+                />
+              ))}
+            </ol>
+          </div>
         </>
       )}
     </div>

@@ -92,11 +92,18 @@ describe('web chat in real Chromium', () => {
       `[e2e] delivery maria->chloe ${mariaToChloeMs} ms, chloe->maria ${chloeToMariaMs} ms\n`,
     );
 
-    // Logout ends the session and returns to the login page.
+    // Logout ends the session (the old bearer token is refused afterwards) and returns to the login page.
+    const oldToken = await maria.page.evaluate(() => localStorage.getItem('caseroom.sessionToken'));
+    expect(oldToken).toBeTruthy();
     await maria.page.getByRole('button', { name: 'Log out' }).click();
     await maria.page.waitForURL((url) => url.pathname === '/' && url.search === '');
     await maria.page.getByRole('button', { name: 'Sign in' }).waitFor();
     await screenshot(maria.page, 'logged-out');
+    expect(await maria.page.evaluate(() => localStorage.getItem('caseroom.sessionToken'))).toBeNull();
+    const afterLogout = await fetch(`${server.url}/api/me`, {
+      headers: { Authorization: `Bearer ${oldToken}` },
+    });
+    expect(afterLogout.status).toBe(401);
     await maria.page.goto('/app');
     await maria.page.waitForURL(
       (url) => url.pathname === '/' && url.searchParams.get('redirectTo') === '/app',

@@ -57,7 +57,7 @@ describe('embedded database (PGlite)', () => {
 });
 
 describe('migrations', () => {
-  it('apply once, survive a restart, and are not applied twice', async () => {
+  it('apply once, survive a restart, and are not applied twice', { timeout: 60_000 }, async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'caseroom-mig-'));
     const migrations = path.join(dir, 'migrations');
     await fs.mkdir(migrations);
@@ -79,7 +79,7 @@ describe('migrations', () => {
     await fs.rm(dir, { recursive: true, force: true });
   });
 
-  it('leave nothing behind when one fails', async () => {
+  it('leave nothing behind when one fails', { timeout: 60_000 }, async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'caseroom-mig-'));
     await fs.writeFile(path.join(dir, '0001_bad.sql'), 'CREATE TABLE c (id int); SELECT no_such_function();');
     const db = await openPglite(undefined);

@@ -11,6 +11,9 @@ import { seedDemo, type DemoSeed } from './seed/demo.js';
 import { recordMessageSent } from './statistics/messages.js';
 
 export type { DemoSeed } from './seed/demo.js';
+
+/** Custom channel data only the server (through the product) may set. */
+export const PRODUCT_CHANNEL_FIELDS = ['caseplans', 'organizations', 'hasClient', 'hasGuest'] as const;
 export { ProductError } from './errors.js';
 
 /** The product: accounts, users, organizations, case plans, contacts, statistics, callables. */
@@ -32,6 +35,8 @@ export async function registerProduct(
   const auth = createAuth(platform.config, platform.db, platform.log);
   const authenticate = createAuthenticator(auth);
   const callables = new CallableRegistry().add(...chatCallables(chat.server));
+  // The channel fields that tie a chat to case plans are the product's to set: clients may not forge them.
+  chat.server.protectChannelFields([...PRODUCT_CHANNEL_FIELDS]);
 
   // Each in its own encapsulated context: auth keeps raw bodies, the product routes have their error handler.
   await http.register(authRoutes, { auth });

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+/** A chat user cannot forge the fields that tie a channel to case plans; the product (server side) can. */
+describe('product channel fields are server-only', () => {
+  let server: TestServer;
+  let token: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    await server.app.chat.server.upsertUsers([
+      { id: 'u-a', name: 'A' },
+      { id: 'u-b', name: 'B' },
+    ]);
+    token = await server.app.chat.server.createToken('u-a');
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const query = (id: string, data: Record<string, unknown>) =>
+    fetch(`${server.url}/chat/channels/messaging/${id}/query?api_key=${server.config.chatApiKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: token, 'auth-type': 'jwt' },
+      body: JSON.stringify({ data: { members: ['u-a', 'u-b'], ...data } }),
+    });
+
+  it.each(['caseplans', 'organizations', 'hasClient', 'hasGuest'])(
+    'refuses a client-set %s',
+    async (field) => {
+      const res = await query(`forged-${field}`, { [field]: field.startsWith('has') ? true : ['cp-1'] });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      const body = (await res.json()) as { code: number };
+      expect(typeof body.code).toBe('number');
+    },
+  );
+
+  it('still lets users create plain channels, and the server set the fields', async () => {
+    expect((await query('plain', { name: 'Plain' })).status).toBe(200);
+    const channel = await server.app.chat.server.getOrCreateChannel(
+      'messaging',
+      'tied',
+      { members: ['u-a', 'u-b'], caseplans: ['cp-1'], hasClient: false },
+      'u-a',
+    );
+    expect(channel.caseplans).toEqual(['cp-1']);
+  });
+});

@@ -11,6 +11,9 @@ describe('safeRedirect', () => {
     ['//evil.example/app', DEFAULT_AFTER_LOGIN],
     ['/\\evil.example', DEFAULT_AFTER_LOGIN],
     ['app', DEFAULT_AFTER_LOGIN],
+    ['/', DEFAULT_AFTER_LOGIN],
+    ['/?redirectTo=%2Fapp', DEFAULT_AFTER_LOGIN],
+    ['/#top', DEFAULT_AFTER_LOGIN],
   ])('%s -> %s', (input, expected) => {
     expect(safeRedirect(input)).toBe(expected);
   });

@@ -66,7 +66,11 @@ export const session = {
     const token = response.headers.get('set-auth-token') ?? body.token;
     if (token) sessionToken.set(token);
     await session.refresh();
-    if (state.status !== 'signed-in') throw new ApiError('Signed in, but the session did not load', 401);
+    if (state.status !== 'signed-in') {
+      // Signed in, yet the session did not load: a server or network fault, not wrong credentials.
+      const reason = state.status === 'error' ? state.error : 'the session did not load';
+      throw new ApiError(reason, state.status === 'error' ? 0 : 500);
+    }
   },
 
   /** Ends the session on the server (best effort) and forgets it here. */

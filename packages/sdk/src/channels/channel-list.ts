@@ -45,6 +45,8 @@ export interface ChannelListSnapshot {
   hasNext: boolean;
   loadingMore: boolean;
   error?: string;
+  /** Channels the user is invited to and has not answered (chat-spec §4 pending invites). */
+  pendingInvites: readonly Channel[];
 }
 
 /** What a list needs from the client. */
@@ -64,6 +66,7 @@ export class ChannelList {
     channels: [],
     hasNext: false,
     loadingMore: false,
+    pendingInvites: [],
   });
   private channels: ChatChannel[] = [];
   private readonly channelSubscriptions = new Map<ChatChannel, () => void>();
@@ -165,6 +168,11 @@ export class ChannelList {
     if (!cid || this.store.getSnapshot().status === 'idle') return;
     const me = this.ctx.currentUser()?.id;
     switch (event.type) {
+      case 'notification.invited':
+      case 'notification.invite_accepted':
+      case 'notification.invite_rejected':
+        this.trackInvite(event.type, cid, event.channel);
+        return;
       case 'message.new':
       case 'notification.message_new':
         if (event.type === 'message.new' && event.message.parent_id && !event.message.show_in_channel) return;
@@ -205,9 +213,22 @@ export class ChannelList {
     this.setChannels([channel, ...this.channels.filter((c) => c !== channel)]);
   }
 
+  /** chat-spec §4: when the active channel leaves the list the first becomes active, or none. */
   private remove(cid: string): void {
     if (!this.has(cid)) return;
-    this.setChannels(this.channels.filter((c) => c.cid !== cid));
+    const remaining = this.channels.filter((c) => c.cid !== cid);
+    this.setChannels(remaining);
+    if (this.ctx.activeChannel()?.cid === cid) this.ctx.setActiveChannel(remaining[0]);
+  }
+
+  private trackInvite(type: string, cid: string, channel: Channel | undefined): void {
+    const invites = this.store.getSnapshot().pendingInvites.filter((c) => c.cid !== cid);
+    if (type === 'notification.invited' && channel) {
+      this.store.patch({ pendingInvites: [...invites, channel] });
+      return;
+    }
+    this.store.patch({ pendingInvites: invites });
+    if (type === 'notification.invite_accepted' && !this.has(cid)) void this.addIfMatches(cid);
   }
 
   /** Fetches the channel if needed and adds it at the top when it matches the list's filter. */

@@ -7,6 +7,7 @@ import type {
   ReadState,
 } from '@caseroom/protocol';
 import { received, type LocalMessage } from '../messages/local-message.js';
+import { applyMessageEvent } from '../messages/message-state.js';
 import {
   currentSet,
   mapMessages,
@@ -117,16 +118,20 @@ export function applyChannelEvent(
 ): ChannelSnapshot {
   switch (event.type) {
     case 'message.new': {
-      const own = event.message.user?.id === me || event.message.user_id === me;
-      const known = state.messageSets.some((s) => s.messages.some((m) => m.id === event.message.id));
-      const next = withSets(state, upsertMessage(state.messageSets, received(event.message)));
-      const counted = !own && !known && !event.message.parent_id && !event.message.silent;
-      const typing = dropTyping(next.typing, event.message.user?.id);
+      const incoming = event.message;
+      // Thread replies not shown in the channel belong to their thread; the parent's reply_count
+      // arrives with the message.updated that follows.
+      if (incoming.parent_id && !incoming.show_in_channel) return state;
+      const own = incoming.user?.id === me || incoming.user_id === me;
+      const known = state.messageSets.some((s) => s.messages.some((m) => m.id === incoming.id));
+      const next = withSets(state, upsertMessage(state.messageSets, received(incoming)));
+      const counted = !own && !known && !incoming.silent;
+      const typing = dropTyping(next.typing, incoming.user?.id);
       return {
         ...next,
         typing,
         unreadCount: counted ? next.unreadCount + 1 : next.unreadCount,
-        channel: next.channel ? { ...next.channel, last_message_at: event.message.created_at } : next.channel,
+        channel: next.channel ? { ...next.channel, last_message_at: incoming.created_at } : next.channel,
       };
     }
     case 'message.updated':
@@ -136,21 +141,23 @@ export function applyChannelEvent(
     case 'reaction.updated':
     case 'reaction.deleted': {
       const incoming = event.message;
-      const hard = event.type === 'message.deleted' && event.hard_delete === true;
       return withSets(
         state,
-        mapMessages(state.messageSets, (m) => {
-          if (m.id !== incoming.id) return m;
-          if (hard) return undefined;
-          // Reaction events are broadcast: own_reactions in them belong to whoever reacted.
-          const ownReactions =
-            event.type.startsWith('reaction.') && event.user?.id !== me
-              ? m.own_reactions
-              : incoming.own_reactions;
-          return { ...received(incoming), own_reactions: ownReactions };
-        }),
+        mapMessages(state.messageSets, (m) => (m.id === incoming.id ? applyMessageEvent(m, event, me) : m)),
       );
     }
+    case 'capabilities.changed':
+      return state.channel
+        ? { ...state, channel: { ...state.channel, own_capabilities: event.own_capabilities } }
+        : state;
+    case 'user.updated':
+      return withUpdatedUser(state, event.user);
+    case 'notification.mark_unread': {
+      const unread = (event as { unread_messages?: unknown }).unread_messages;
+      return typeof unread === 'number' ? { ...state, unreadCount: unread } : state;
+    }
+    case 'notification.mark_read':
+      return { ...state, unreadCount: 0 };
     case 'channel.updated':
     case 'channel.frozen':
     case 'channel.unfrozen': {
@@ -217,11 +224,34 @@ export function applyChannelEvent(
     case 'user.watching.start':
     case 'user.watching.stop': {
       const count = typeof event.watcher_count === 'number' ? event.watcher_count : state.watcherCount;
-      return { ...state, watcherCount: count };
+      // The user stopped watching (another tab, the server): threads of the channel turn stale.
+      const stopped = event.type === 'user.watching.stop' && event.user.id === me;
+      return { ...state, watcherCount: count, ...(stopped ? { watching: false } : {}) };
     }
     default:
       return state;
   }
+}
+
+/** chat-spec §4 `user.updated`: the new user data merged into members, read state and messages. */
+export function withUpdatedUser(state: ChannelSnapshot, user: ChatUser): ChannelSnapshot {
+  const merge = <T extends { id: string }>(u: T): T => (u.id === user.id ? { ...u, ...user } : u);
+  const members = state.members.map((m) =>
+    m.user_id === user.id ? { ...m, user: { ...(m.user ?? { id: user.id }), ...user } } : m,
+  );
+  const held = state.read[user.id];
+  const read = held ? { ...state.read, [user.id]: { ...held, user: merge(held.user) } } : state.read;
+  const sets = mapMessages(state.messageSets, (m) => {
+    const author = m.user?.id === user.id;
+    const mentioned = m.mentioned_users.some((u) => u.id === user.id);
+    if (!author && !mentioned) return m;
+    return {
+      ...m,
+      ...(author && m.user ? { user: merge(m.user) } : {}),
+      ...(mentioned ? { mentioned_users: m.mentioned_users.map(merge) } : {}),
+    };
+  });
+  return { ...withSets(state, sets), members, read };
 }
 
 function dropTyping(

@@ -1,19 +1,22 @@
 import {
   type ChannelState,
   type ChatEvent,
+  type Message,
+  type Reaction,
   type MessagePagination,
   type QueryChannelRequest,
   type SendMessageResponse,
 } from '@caseroom/protocol';
 import type { ClientContext } from '../client/context.js';
+import { deliverWithEcho, echoTime, echoUser, forResend, type EchoHost } from '../messages/local-echo.js';
 import {
   createLocalMessage,
   received,
-  toSendPayload,
   type LocalMessage,
   type MessageDraft,
 } from '../messages/local-message.js';
 import {
+  latestSet,
   PAGE_SIZE,
   selectLatest,
   selectSetWith,
@@ -23,6 +26,10 @@ import {
   withOlderPage,
   withPageAround,
 } from '../messages/message-sets.js';
+import { MessageComposer } from '../composer/message-composer.js';
+import type { MessageUpdate, ReactionInput } from '../messages/message-actions.js';
+import type { DeleteMode, PinExpiry } from '../messages/message-state.js';
+import { NOTICE_TEXTS } from '../notifications/notifications.js';
 import { ReadMarker } from '../read/read-marker.js';
 import { StateStore, type Store } from '../stores/store.js';
 import { toChatApiError } from '../transport/errors.js';
@@ -50,6 +57,7 @@ export class ChatChannel {
   private readonly typingSender: TypingSender;
   private readonly typingExpiry: TypingExpiry;
   private watching: Promise<ChannelSnapshot> | undefined;
+  private composerInstance: MessageComposer | undefined;
   private initialized = false;
 
   constructor(
@@ -180,30 +188,18 @@ export class ChatChannel {
    * `received` (the server copy) or `failed` (with the error). Never throws for a server refusal.
    */
   async sendMessage(draft: MessageDraft): Promise<LocalMessage> {
-    const me = this.ctx.currentUser();
+    const user = echoUser(this.ctx.currentUser());
     const cid = this.cid;
-    if (!me) throw new Error('Make sure to await connectUser() first.');
     if (!cid) throw new Error('Call watch() before sending to a channel without an id');
-    // The echo goes below what is shown even when this device's clock runs behind the server's.
-    const newest = this.store
-      .getSnapshot()
-      .messageSets.find((set) => set.isLatest)
-      ?.messages.at(-1);
-    const at = new Date(Math.max(Date.now(), newest ? Date.parse(newest.created_at) + 1 : 0));
-    const user = {
-      id: me.id,
-      ...(me.name ? { name: me.name } : {}),
-      ...(me.image ? { image: me.image } : {}),
-    };
-    const local = createLocalMessage(draft, cid, user, at);
+    const newest = latestSet(this.store.getSnapshot().messageSets)?.messages.at(-1);
+    const local = createLocalMessage(draft, cid, user, echoTime(newest));
     this.typingSender.stop(draft.parent_id);
-    return this.deliver(local);
+    return deliverWithEcho(local, this.echoHost);
   }
 
   /** Sends a failed message again with the same id; the error is cleared while it runs. */
   resendMessage(message: LocalMessage): Promise<LocalMessage> {
-    const { error: _error, ...rest } = message;
-    return this.deliver({ ...rest, status: 'sending' });
+    return deliverWithEcho(forResend(message), this.echoHost);
   }
 
   /** Marks the channel read, throttled to once per 1050 ms; paused after `markUnread`. */
@@ -215,7 +211,12 @@ export class ChatChannel {
   /** Marks from `messageId` on as unread and pauses read marking until `resumeReadMarking()`. */
   async markUnread(messageId: string): Promise<void> {
     this.readMarker.pause();
-    await this.ctx.api.post(`${this.path()}/unread`, { message_id: messageId });
+    try {
+      await this.ctx.api.post(`${this.path()}/unread`, { message_id: messageId });
+    } catch (error) {
+      this.ctx.notify({ text: NOTICE_TEXTS.markUnreadError });
+      throw toChatApiError(error);
+    }
   }
 
   resumeReadMarking(): void {
@@ -232,11 +233,64 @@ export class ChatChannel {
     this.typingSender.stop(parentId);
   }
 
-  /** chat-spec §4 channel select: trims cached latest messages to twice the page size. */
-  trimForSelect(): void {
-    this.store.set(
-      withSets(this.store.getSnapshot(), trimLatestForSelect(this.store.getSnapshot().messageSets)),
-    );
+  /**
+   * chat-spec §4 channel select: the typing list, the composer's quote and edit reset; cached latest
+   * messages are trimmed to twice the page size; read marking resumes. (`client.setActiveChannel`
+   * calls this, then loads and marks read.)
+   */
+  select(): void {
+    const state = this.store.getSnapshot();
+    this.typingExpiry.dispose();
+    this.store.set({ ...withSets(state, trimLatestForSelect(state.messageSets)), typing: {} });
+    this.composerInstance?.resetForSelect();
+    this.readMarker.resume();
+  }
+
+  /** The main-list composer of this channel (chat-spec §5). */
+  get composer(): MessageComposer {
+    this.composerInstance ??= new MessageComposer(this.ctx, this);
+    return this.composerInstance;
+  }
+
+  // Message actions (chat-spec §4, §7); the same as `client.messageActions`, which see every channel.
+
+  /** Full update of a message (`POST /messages/{id}`); "Edit message request failed" on failure. */
+  updateMessage(update: MessageUpdate): Promise<Message> {
+    return this.ctx.messageActions().update(update);
+  }
+
+  /** `PUT /messages/{id}` with `set` / `unset`. */
+  partialUpdateMessage(
+    id: string,
+    change: { set?: Record<string, unknown>; unset?: string[] },
+  ): Promise<Message> {
+    return this.ctx.messageActions().partialUpdate(id, change);
+  }
+
+  /** Soft (default), hard or for-me delete. */
+  deleteMessage(id: string, mode: DeleteMode = 'soft'): Promise<Message> {
+    return this.ctx.messageActions().delete(id, mode);
+  }
+
+  /** Pins with an optional expiry: seconds from now, ISO string or Date. */
+  pinMessage(id: string, expiry: PinExpiry = null): Promise<Message> {
+    return this.ctx.messageActions().pin(id, expiry);
+  }
+
+  unpinMessage(id: string): Promise<Message> {
+    return this.ctx.messageActions().unpin(id);
+  }
+
+  sendReaction(messageId: string, reaction: ReactionInput): Promise<Reaction> {
+    return this.ctx.messageActions().sendReaction(messageId, reaction);
+  }
+
+  deleteReaction(messageId: string, type: string): Promise<void> {
+    return this.ctx.messageActions().deleteReaction(messageId, type);
+  }
+
+  flagMessage(messageId: string, reason?: string): Promise<void> {
+    return this.ctx.messageActions().flag(messageId, reason);
   }
 
   async stopWatching(): Promise<void> {
@@ -276,39 +330,20 @@ export class ChatChannel {
   dispose(): void {
     this.readMarker.dispose();
     this.typingExpiry.dispose();
+    this.composerInstance?.dispose();
   }
 
-  private async deliver(message: LocalMessage): Promise<LocalMessage> {
-    this.upsert(message);
-    try {
-      const answer = await this.ctx.api.post<SendMessageResponse>(`${this.path()}/message`, {
-        message: toSendPayload(message),
-      });
-      const current = this.find(message.id);
-      // A message.new event may have merged the server copy already; keep whichever is newer.
-      const done = current?.status === 'received' ? current : received(answer.message);
-      this.upsert(done);
-      return done;
-    } catch (error) {
-      const failure = toChatApiError(error);
-      if (failure.alreadyExists) {
-        const current = this.find(message.id);
-        const done: LocalMessage =
-          current?.status === 'received' ? current : { ...message, status: 'received' };
-        this.upsert(done);
-        return done;
-      }
-      this.ctx.logger('warn', `message send failed: ${failure.message}`, {
-        id: message.id,
-        code: failure.code,
-      });
-      const failed: LocalMessage = { ...message, status: 'failed', error: failure.toJSON() };
-      this.upsert(failed);
-      return failed;
-    }
+  private get echoHost(): EchoHost {
+    return {
+      find: (id) => this.findMessage(id),
+      upsert: (m) => this.upsert(m),
+      post: (message) => this.ctx.api.post<SendMessageResponse>(`${this.path()}/message`, { message }),
+      logger: this.ctx.logger,
+    };
   }
 
-  private find(id: string): LocalMessage | undefined {
+  /** The held copy of a message of this channel's main list. */
+  findMessage(id: string): LocalMessage | undefined {
     for (const set of this.store.getSnapshot().messageSets) {
       const found = set.messages.find((m) => m.id === id);
       if (found) return found;

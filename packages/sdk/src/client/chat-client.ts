@@ -1,15 +1,19 @@
-import { CHAT_LIMITS, type ChatEvent, type OwnUser, type SyncResponse } from '@caseroom/protocol';
+import type { ChatEvent, Message, OwnUser } from '@caseroom/protocol';
 import { ChatChannel, type ChannelData } from '../channels/channel.js';
 import { ChannelList, type ChannelListContext, type ChannelListOptions } from '../channels/channel-list.js';
+import type { LocalMessage } from '../messages/local-message.js';
+import { MessageActions } from '../messages/message-actions.js';
+import { DeliveryReporter } from '../read/delivery-reporter.js';
+import { ThreadManager } from '../threads/thread-manager.js';
 import { NOTICE_TEXTS, Notifications } from '../notifications/notifications.js';
 import { StateStore, type Store } from '../stores/store.js';
 import { ApiClient, type FetchLike } from '../transport/api-client.js';
-import { toChatApiError } from '../transport/errors.js';
 import { silentLogger, type Logger } from '../transport/logger.js';
 import { SocketConnection, type HealthCheck, type SocketStatus } from '../transport/socket-connection.js';
 import { TokenManager, type TokenProvider } from '../transport/token-manager.js';
 import type { WebSocketConstructor } from '../transport/websocket.js';
 import { EventEmitter, type EventHandler } from './event-emitter.js';
+import { Recovery } from './recovery.js';
 import { connectUrl } from './urls.js';
 
 export interface ChatClientOptions {
@@ -27,6 +31,11 @@ export interface ChatClientOptions {
   connectTimeoutMs?: number;
   /** Randomness of the reconnect backoff (tests). */
   random?: () => number;
+  /**
+   * Report delivered messages with `POST /channels/delivered` (batches of at most 100 after 1 s).
+   * Off by default: the Caseroom server does not have the endpoint yet.
+   */
+  deliveryReports?: boolean;
 }
 
 export interface ConnectionSnapshot {
@@ -51,6 +60,11 @@ export class ChatClient {
   readonly api: ApiClient;
   readonly logger: Logger;
   readonly notifications = new Notifications();
+  /** Edit, delete, pin, react and flag any held message (chat-spec §4, §7 Messages). */
+  readonly messageActions: MessageActions;
+  /** The user's threads, the unread thread count and the thread open on screen. */
+  readonly threads: ThreadManager;
+  private readonly delivery: DeliveryReporter | undefined;
   private readonly connectionStore = new StateStore<ConnectionSnapshot>({ status: 'idle', online: false });
   private readonly meStore = new StateStore<OwnUser | undefined>(undefined);
   private readonly activeStore = new StateStore<ChatChannel | undefined>(undefined);
@@ -62,8 +76,7 @@ export class ChatClient {
   private socket: SocketConnection | undefined;
   private userId: string | undefined;
   private lastEventAt: string | undefined;
-  private recovering: Promise<void> | undefined;
-  private recoverAgain = false;
+  private readonly recovery: Recovery;
   private removeBrowserHooks: (() => void) | undefined;
 
   constructor(private readonly options: ChatClientOptions) {
@@ -80,6 +93,23 @@ export class ChatClient {
       logger: this.logger,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       identity: () => ({ userId: this.userId, connectionId: this.socket?.id }),
+    });
+    this.messageActions = new MessageActions(this.context);
+    this.threads = new ThreadManager(this.context);
+    this.delivery = options.deliveryReports
+      ? new DeliveryReporter((batch) =>
+          this.api.post('/channels/delivered', { latest_delivered_messages: batch }),
+        )
+      : undefined;
+    this.recovery = new Recovery({
+      api: this.api,
+      logger: this.logger,
+      channels: () => this.channels.values(),
+      lists: () => this.lists,
+      activeChannel: () => this.activeStore.getSnapshot(),
+      lastEventAt: () => this.lastEventAt,
+      dispatch: (event) => this.dispatch(event),
+      recovered: () => this.emitLocal({ type: 'connection.recovered', online: true }),
     });
   }
 
@@ -116,6 +146,8 @@ export class ChatClient {
     this.removeBrowserHooks = undefined;
     for (const list of this.lists) list.dispose();
     this.lists.clear();
+    this.threads.setActive(undefined);
+    this.delivery?.dispose();
     for (const channel of this.channels.values()) channel.dispose();
     this.channels.clear();
     this.activeStore.set(undefined);
@@ -162,14 +194,25 @@ export class ChatClient {
     return list;
   }
 
-  /** Marks `channel` as the one on screen (chat-spec §4 active channel selection). */
+  /**
+   * Marks `channel` as the one on screen (chat-spec §4 active channel selection): the open thread
+   * closes, the channel's quote, edit and typing lists reset, cached latest messages are trimmed to
+   * twice the page size, messages load when the channel is not watched yet, and it is marked read.
+   */
   setActiveChannel(channel: ChatChannel | undefined): void {
     if (this.activeStore.getSnapshot() === channel) return;
+    this.threads.setActive(undefined);
     this.activeStore.set(channel);
-    if (channel) {
-      channel.trimForSelect();
-      channel.resumeReadMarking();
-    }
+    if (!channel) return;
+    channel.select();
+    if (!channel.state.getSnapshot().watching) {
+      void channel
+        .watch()
+        .then(() => channel.markRead())
+        .catch((error: unknown) =>
+          this.logger('warn', `loading the active channel failed: ${String(error)}`),
+        );
+    } else channel.markRead();
   }
 
   /** Listens to server and client events of `type`, or every event with `'*'`. */
@@ -178,24 +221,30 @@ export class ChatClient {
 
   /** Catches up after a dropped connection: `/sync`, list re-query (limit 30), active channel reload. */
   recover(): Promise<void> {
-    if (this.recovering) {
-      this.recoverAgain = true;
-      return this.recovering;
+    return this.recovery.run();
+  }
+
+  /** The held copy of a message in any channel or thread. */
+  findMessage(id: string): LocalMessage | undefined {
+    for (const channel of this.channels.values()) {
+      const found = channel.findMessage(id);
+      if (found) return found;
     }
-    this.recovering = (async () => {
-      do {
-        this.recoverAgain = false;
-        await this.runRecovery();
-      } while (this.recoverAgain);
-    })().finally(() => {
-      this.recovering = undefined;
-    });
-    return this.recovering;
+    for (const thread of this.threads.state.getSnapshot().threads) {
+      const found = thread.state.getSnapshot().replies.find((r) => r.id === id);
+      if (found) return found;
+    }
+    const active = this.threads.active.getSnapshot()?.state.getSnapshot();
+    return (
+      active?.replies.find((r) => r.id === id) ??
+      (active?.parentMessage?.id === id ? active.parentMessage : undefined)
+    );
   }
 
   /** @internal Routes one event: channel state, lists, then `on` listeners. */
-  dispatch(event: ChatEvent): void {
+  dispatch(event: ChatEvent, local = false): void {
     if (
+      !local &&
       typeof event.created_at === 'string' &&
       event.type !== 'connection.changed' &&
       event.type !== 'connection.recovered'
@@ -205,12 +254,24 @@ export class ChatClient {
     this.updateMe(event);
     const cid = typeof event.cid === 'string' ? event.cid : undefined;
     if (cid) this.channels.get(cid)?.handleEvent(event);
+    // User data is shown in every channel: members, read state and message authors.
+    if (event.type === 'user.updated')
+      for (const channel of this.channels.values()) channel.handleEvent(event);
+    if (!local && event.type === 'message.new') this.reportDelivered(event.message);
     for (const handler of [...this.internal]) handler(event);
-    this.emitter.emit(event);
+    if (!local) this.emitter.emit(event);
   }
 
-  private get context(): ChannelListContext {
+  private get context(): ChannelListContext & {
+    findMessage(id: string): LocalMessage | undefined;
+    applyLocally(event: ChatEvent): void;
+  } {
     return {
+      findMessage: (id) => this.findMessage(id),
+      applyLocally: (event) => this.dispatch(event, true),
+      activeChannel: () => this.activeStore.getSnapshot(),
+      setActiveChannel: (channel) => this.setActiveChannel(channel),
+      messageActions: () => this.messageActions,
       api: this.api,
       logger: this.logger,
       currentUser: () => this.meStore.getSnapshot(),
@@ -298,35 +359,9 @@ export class ChatClient {
     void this.recover();
   }
 
-  private async runRecovery(): Promise<void> {
-    const cids = [...this.channels.values()]
-      .filter((c) => c.isInitialized && c.cid)
-      .map((c) => c.cid as string)
-      .slice(0, CHAT_LIMITS.maxQueryLimit);
-    if (this.lastEventAt && cids.length > 0) {
-      try {
-        const answer = await this.api.post<SyncResponse>('/sync', {
-          channel_cids: cids,
-          last_sync_at: this.lastEventAt,
-        });
-        for (const event of answer.events) this.dispatch(event);
-      } catch (error) {
-        this.logger('warn', `sync after reconnect failed: ${toChatApiError(error).message}`);
-      }
-    }
-    await Promise.all([
-      ...[...this.lists].map((list) => list.reload()),
-      (async () => {
-        const active = this.activeStore.getSnapshot();
-        if (!active) return;
-        try {
-          await active.watch();
-        } catch (error) {
-          this.logger('warn', `reloading the active channel failed: ${toChatApiError(error).message}`);
-        }
-      })(),
-    ]);
-    this.emitLocal({ type: 'connection.recovered', online: true });
+  private reportDelivered(message: Message): void {
+    if (!this.delivery || (message.user?.id ?? message.user_id) === this.userId) return;
+    this.delivery.delivered(message.cid, message.id);
   }
 
   private emitLocal(partial: { type: 'connection.changed' | 'connection.recovered'; online: boolean }): void {

@@ -1,5 +1,7 @@
 import type { ChatEvent, OwnUser } from '@caseroom/protocol';
 import type { NoticeInput } from '../notifications/notifications.js';
+import type { ChatChannel } from '../channels/channel.js';
+import type { MessageActions } from '../messages/message-actions.js';
 import type { ApiClient } from '../transport/api-client.js';
 import type { Logger } from '../transport/logger.js';
 
@@ -16,4 +18,9 @@ export interface ClientContext {
   /** Shows a user-facing notice (chat-spec §8); answers its id. */
   notify(notice: NoticeInput): string;
   dismiss(id: string): void;
+  /** The channel on screen. */
+  activeChannel(): ChatChannel | undefined;
+  setActiveChannel(channel: ChatChannel | undefined): void;
+  /** The client's message actions (edit, delete, pin, react, flag). */
+  messageActions(): MessageActions;
 }

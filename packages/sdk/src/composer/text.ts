@@ -1,4 +1,5 @@
 import { CHAT_LIMITS, type ChatUser } from '@caseroom/protocol';
+import { find } from 'linkifyjs';
 
 /** chat-spec §5: leading and trailing newlines are trimmed; whitespace-only becomes empty. */
 export function trimComposerText(text: string): string {
@@ -19,15 +20,13 @@ export function isComposerTextEmpty(text: string): boolean {
 }
 
 /**
- * Whether the text holds a link: a URL with a scheme, a `www.` host, or a bare host name ending in a
- * common top-level domain (`example.com/path`). File names such as `notes.txt` are not links.
+ * Whether the text holds a web link (chat-spec §5 send-links rule): a URL with a scheme, a `www.`
+ * host or a bare host name on a known top-level domain (`example.com/path`), as linkifyjs finds
+ * them. File names such as `notes.txt` and e-mail addresses are not links.
  */
 export function containsLink(text: string): boolean {
-  return LINK.test(text);
+  return find(text, 'url').length > 0;
 }
-
-const LINK =
-  /\b(?:https?:\/\/[^\s]+|www\.[^\s]+\.[^\s]+|[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.(?:com|org|net|edu|gov|io|dev|app|co|uk|de|fr|nl|eu|info|biz|me|ly)(?:\/[^\s]*)?\b)/i;
 
 /** chat-spec §5: a mention is kept only while the text still holds `@` + the user's id or name. */
 export function keepMentions<U extends Pick<ChatUser, 'id' | 'name'>>(

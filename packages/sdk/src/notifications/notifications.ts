@@ -18,6 +18,8 @@ export const NOTICE_TEXTS = {
   pinError: 'Error pinning message',
   unpinned: 'Message unpinned',
   unpinError: 'Error removing message pin',
+  flagged: 'Message has been successfully flagged',
+  flagError: 'Error adding flag',
 } as const;
 
 export interface Notice {

@@ -45,7 +45,11 @@ function tokenError(err: unknown): ChatError {
  * Checks the API key and the token and answers who is acting. A token with `server: true` (signed with the secret)
  * acts with full rights; `Auth-Type: anonymous` is not supported yet and fails with code 3.
  */
-export async function authenticate(config: Config, creds: Credentials): Promise<Actor> {
+export async function authenticate(
+  config: Config,
+  creds: Credentials,
+  revokedBefore?: ReadonlyMap<string, number>,
+): Promise<Actor> {
   if (creds.apiKey !== config.chatApiKey) {
     throw new ChatError(ChatErrorCode.AccessKey, 'api_key not found or not valid', 401);
   }
@@ -67,6 +71,10 @@ export async function authenticate(config: Config, creds: Credentials): Promise<
   if (payload.server === true) return { kind: 'server' };
   const userId = payload.user_id;
   if (typeof userId !== 'string' || userId === '') throw authFailed('the token has no user_id claim');
+  const revoked = revokedBefore?.get(userId);
+  if (revoked !== undefined && (typeof payload.iat !== 'number' || payload.iat < revoked)) {
+    throw new ChatError(ChatErrorCode.TokenExpired, 'JWT token revoked', 401);
+  }
   if (creds.userId && creds.userId !== userId) {
     throw authFailed(`the token's user_id "${userId}" does not match user_id "${creds.userId}"`);
   }

@@ -61,7 +61,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
       chat.addHook('onRequest', async (req) => {
         // The socket authenticates itself so that it can answer with an error frame.
         if (req.routeOptions.url === '/chat/connect') return;
-        const actor = await authenticate(ctx.config, credentialsOf(req));
+        const actor = await authenticate(ctx.config, credentialsOf(req), ctx.realtime.revokedBefore);
         const connectionId = connectionIdOf(req);
         req.chatActor = actor.kind === 'user' && connectionId ? { ...actor, connectionId } : actor;
       });

@@ -27,6 +27,11 @@ export interface ChatServerApi {
   /** Mints a chat JWT (HS256 with CHAT_API_SECRET, claim `user_id`). */
   createToken(userId: string, expiresInSeconds?: number): Promise<string>;
   upsertUsers(users: ChatUserInput[]): Promise<ChatUser[]>;
+  /**
+   * Revokes the user's chat tokens issued so far and closes their sockets on every node (the product calls it
+   * when a session ends). Revocations live in memory: chat tokens for users should be short-lived.
+   */
+  disconnectUser(userId: string): Promise<void>;
   /** Creates the channel (by id, or by distinct member list when `id` is undefined) or returns the existing one. */
   getOrCreateChannel(
     type: string,

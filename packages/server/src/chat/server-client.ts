@@ -21,6 +21,7 @@ export function createServerApi(ctx: ChatContext): ChatServerApi {
     createToken: (userId, expiresInSeconds) =>
       signChatToken(ctx.config, { user_id: userId }, expiresInSeconds),
     upsertUsers: (users) => upsertUsers(ctx, SERVER, users),
+    disconnectUser: (userId) => ctx.realtime.revokeUser(userId),
     async getOrCreateChannel(type, id, data, createdById): Promise<Channel> {
       const channel = await write(ctx, async (q, out) => {
         if (!(await getUser(q, createdById))) throw inputError(`user ${createdById} does not exist`);

@@ -19,11 +19,15 @@ export interface Delivery {
 }
 
 type Envelope =
-  { kind: 'event'; delivery: Delivery } | { kind: 'watch'; connectionId: string; cid: string; on: boolean };
+  | { kind: 'event'; delivery: Delivery }
+  | { kind: 'watch'; connectionId: string; cid: string; on: boolean }
+  | { kind: 'revoke'; userId: string; before: number };
 
 /** Fan-out across nodes: publish on the bus, and on every node write to the local sockets of the audience. */
 export class Realtime {
   readonly connections = new ConnectionRegistry();
+  /** Per user: tokens issued (`iat`, seconds) before this instant are refused (see {@link revokeUser}). */
+  readonly revokedBefore = new Map<string, number>();
   private unsubscribe: (() => Promise<void>) | undefined;
 
   constructor(
@@ -56,7 +60,31 @@ export class Realtime {
     await this.bus.publish(FANOUT_TOPIC, { kind: 'watch', connectionId, cid, on } satisfies Envelope);
   }
 
+  /**
+   * Refuses the user's tokens issued up to now and closes their sockets, on every node. Clients still entitled to
+   * chat get a fresh token (code 40 makes the SDK ask its token provider again) and reconnect.
+   */
+  async revokeUser(userId: string): Promise<void> {
+    const envelope: Envelope = { kind: 'revoke', userId, before: Math.ceil(Date.now() / 1000) };
+    this.receive(envelope);
+    await this.bus.publish(FANOUT_TOPIC, envelope);
+  }
+
   private receive(envelope: Envelope): void {
+    if (envelope.kind === 'revoke') {
+      const known = this.revokedBefore.get(envelope.userId) ?? 0;
+      this.revokedBefore.set(envelope.userId, Math.max(known, envelope.before));
+      const frame = JSON.stringify({
+        type: 'connection.error',
+        error: { code: 40, message: 'JWT token revoked', StatusCode: 401 },
+        created_at: new Date().toISOString(),
+      });
+      for (const conn of [...this.connections.ofUser(envelope.userId)]) {
+        if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(frame);
+        conn.socket.close(1000, 'token revoked');
+      }
+      return;
+    }
     if (envelope.kind === 'watch') {
       const conn = this.connections.get(envelope.connectionId);
       if (!conn) return;

@@ -25,7 +25,7 @@ async function open(
 ): Promise<Connection | undefined> {
   let actor;
   try {
-    actor = await authenticate(ctx.config, credentialsOf(req));
+    actor = await authenticate(ctx.config, credentialsOf(req), ctx.realtime.revokedBefore);
   } catch (err) {
     if (err instanceof ChatError) refuse(socket, err);
     else throw err;

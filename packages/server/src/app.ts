@@ -22,7 +22,6 @@ export async function buildApp(platform: Platform): Promise<App> {
     loggerInstance: platform.log as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
     trustProxy: true,
-    disableRequestLogging: platform.config.logLevel === 'warn',
   });
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 

@@ -365,7 +365,8 @@ export class ChatClient {
   }
 
   private emitLocal(partial: { type: 'connection.changed' | 'connection.recovered'; online: boolean }): void {
-    this.emitter.emit({ ...partial, created_at: new Date().toISOString() } as ChatEvent);
+    // Through dispatch: threads turn stale on a drop and reload on recovery.
+    this.dispatch({ ...partial, created_at: new Date().toISOString() } as ChatEvent);
   }
 
   private updateMe(event: ChatEvent): void {

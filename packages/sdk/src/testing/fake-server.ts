@@ -18,6 +18,7 @@ import {
   presentChannelState,
   type FakeChannelRecord,
 } from './fake-data.js';
+import { addReply, routeExtras, type FakeMessageHost } from './fake-messages.js';
 import { FakeWebSocket, type FakeSocketHost } from './fake-websocket.js';
 
 export interface FakeRequest {
@@ -49,12 +50,14 @@ class HttpError extends Error {
  * `fetch` and `WebSocket` to a `ChatClient`. It knows users, channels, members, messages, read
  * state, typing and `/sync`; it can fail chosen calls, revoke tokens and drop connections.
  */
-export class FakeChatServer implements FakeSocketHost {
+export class FakeChatServer implements FakeSocketHost, FakeMessageHost {
   readonly baseUrl = 'http://fake.chat/chat';
   readonly apiKey = 'fake-key';
   readonly users = new Map<string, ChatUser>();
   readonly channels = new Map<string, FakeChannelRecord>();
   readonly sockets = new Set<FakeWebSocket>();
+  /** Thread replies by parent message id. */
+  readonly replies = new Map<string, Message[]>();
   /** Every HTTP request the clients made, oldest first. */
   readonly requests: FakeRequest[] = [];
   /** When false, client pings go unanswered (to test the 35 s connection check). */
@@ -148,6 +151,7 @@ export class FakeChatServer implements FakeSocketHost {
     }
     const user = this.users.get(userId) ?? { id: userId };
     const created = buildMessage(message, cid, user, this.users, this.now());
+    if (created.parent_id) return addReply(this, cid, created, user);
     record.messages.push(created);
     for (const member of record.members) {
       if (member === userId) continue;
@@ -230,7 +234,13 @@ export class FakeChatServer implements FakeSocketHost {
     }
   }
 
-  private now(): string {
+  /** @internal an HTTP error answer */
+  fail(status: number, code: number, message: string): Error {
+    return new HttpError(status, code, message);
+  }
+
+  /** @internal strictly increasing server time */
+  now(): string {
     // Strictly increasing, and never behind real time, so orderings are deterministic.
     this.clock = Math.max(this.clock + 1, Date.now());
     return new Date(this.clock).toISOString();
@@ -299,6 +309,8 @@ export class FakeChatServer implements FakeSocketHost {
         ),
       };
     }
+    const extra = routeExtras(this, request, segments, body, userId);
+    if (extra !== undefined) return extra;
     if (segments[0] === 'channels' && request.method === 'POST') {
       const [, type = '', idOrQuery = '', action] = segments;
       if (idOrQuery === 'query' && segments.length === 3) {

@@ -60,6 +60,8 @@ export class Thread {
   private readonly store: StateStore<ThreadSnapshot>;
   private readonly unsubscribers: (() => void)[] = [];
   private composerInstance: MessageComposer | undefined;
+  /** The replies were fetched at least once (a list answer holds only the latest few). */
+  private loaded = false;
 
   constructor(
     private readonly ctx: ThreadContext,
@@ -114,7 +116,7 @@ export class Thread {
   activate(): void {
     this.store.patch({ active: true, unreadCount: 0 });
     const state = this.store.getSnapshot();
-    if (state.stale || !state.parentMessage) void this.reload().catch(() => undefined);
+    if (state.stale || !this.loaded) void this.reload().catch(() => undefined);
   }
 
   deactivate(): void {
@@ -149,6 +151,7 @@ export class Thread {
         loading: false,
         stale: false,
       });
+      this.loaded = true;
     } catch (error) {
       this.store.patch({ loading: false, error: toChatApiError(error).message });
       throw error;

@@ -40,3 +40,37 @@ export {
   type SendBlockReason,
   type SendCheckInput,
 } from './composer/text.js';
+export { MessageActions, type MessageUpdate, type ReactionInput } from './messages/message-actions.js';
+export { pinExpiresIso, type DeleteMode, type PinExpiry } from './messages/message-state.js';
+export { Thread, THREAD_REPLY_PAGE, type ThreadSnapshot } from './threads/thread.js';
+export { ThreadManager, type ThreadListSnapshot, type ThreadResponse } from './threads/thread-manager.js';
+export {
+  MessageComposer,
+  type ComposerSnapshot,
+  type ComposerTarget,
+  type Suggestion,
+} from './composer/message-composer.js';
+export { activeTrigger, mentionScore, normalizeForSearch, searchUsers } from './composer/mention-search.js';
+export { cooldownRemaining } from './composer/cooldown.js';
+export {
+  SearchController,
+  SEARCH_PAGE_SIZE,
+  type SearchSnapshot,
+  type SearchSource,
+  type SearchSourceState,
+} from './search/search-controller.js';
+export {
+  channelSearchSource,
+  memberSearchSource,
+  messageSearchSource,
+  userSearchSource,
+} from './search/sources.js';
+export { DeliveryReporter, type DeliveredMessage } from './read/delivery-reporter.js';
+export { readBy, readByText, READ_BY_NAMES_MAX } from './read/read-by.js';
+export {
+  formatDateSeparator,
+  formatMessageTime,
+  withSeparators,
+  type MessageListItem,
+  type SeparatorOptions,
+} from './dates/separators.js';

@@ -5,7 +5,8 @@ export function cooldownRemaining(
   now: number = Date.now(),
 ): number {
   if (!cooldownSeconds || !lastOwnMessageAt) return 0;
-  const elapsed = (now - Date.parse(lastOwnMessageAt)) / 1000;
+  // A server clock slightly ahead of this device never makes the wait longer than the cooldown.
+  const elapsed = Math.max(0, (now - Date.parse(lastOwnMessageAt)) / 1000);
   return Math.max(0, Math.ceil(cooldownSeconds - elapsed));
 }
 

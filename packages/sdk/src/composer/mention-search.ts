@@ -17,7 +17,7 @@ export function normalizeForSearch(text: string): string {
 /**
  * How well `user` matches the typed `query` (chat-spec §5 mentions): 0 for a prefix of the id, the
  * name or a word of the name; 1 for a substring; 2 + distance for a fuzzy match of a word prefix
- * (edit distance at most 3, and below the query's length so short queries stay precise);
+ * (edit distance at most 3, and one per three typed characters so short queries stay precise);
  * undefined for no match. Single-character terms are not matched fuzzily.
  */
 export function mentionScore(user: Pick<ChatUser, 'id' | 'name'>, query: string): number | undefined {
@@ -29,7 +29,7 @@ export function mentionScore(user: Pick<ChatUser, 'id' | 'name'>, query: string)
   if (id.startsWith(q) || name.startsWith(q) || words.some((w) => w.startsWith(q))) return 0;
   if (id.includes(q) || name.includes(q)) return 1;
   if (q.length < 2) return undefined;
-  const allowed = Math.min(MAX_EDIT_DISTANCE, q.length - 1);
+  const allowed = Math.min(MAX_EDIT_DISTANCE, Math.floor(q.length / 3));
   let best: number | undefined;
   for (const candidate of [id, ...words]) {
     const d = distance(candidate.slice(0, q.length), q);

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { formatDateSeparator, formatMessageTime, withSeparators } from './separators.js';
+
+describe('date and unread separators', () => {
+  // A Wednesday, local time.
+  const now = new Date(2026, 0, 14, 12, 0);
+  const day = (d: number, h = 9) => new Date(2026, 0, d, h, 5).toISOString();
+
+  it('labels days: Today, Yesterday, Tomorrow, weekday, Last weekday, MM/DD/YYYY', () => {
+    expect(formatDateSeparator(day(14), now)).toBe('Today');
+    expect(formatDateSeparator(day(13), now)).toBe('Yesterday');
+    expect(formatDateSeparator(day(15), now)).toBe('Tomorrow');
+    expect(formatDateSeparator(day(17), now)).toBe('Saturday');
+    expect(formatDateSeparator(day(10), now)).toBe('Last Saturday');
+    expect(formatDateSeparator(day(2), now)).toBe('01/02/2026');
+    expect(formatMessageTime(new Date(2026, 0, 14, 15, 7))).toBe('3:07 PM');
+  });
+
+  it('puts a date before each day and the unread separator after the last read message', () => {
+    const m = (id: string, at: string, user = 'bob') => ({ id, created_at: at, user: { id: user } });
+    const items = withSeparators(
+      [m('a', day(13)), m('b', day(14)), m('c', day(14, 10), 'me'), m('d', day(14, 11))],
+      {
+        lastReadMessageId: 'b',
+        ownUserId: 'me',
+        now,
+      },
+    );
+    expect(
+      items.map((i) =>
+        i.kind === 'message' ? i.message.id : i.kind === 'date' ? i.label : `unread ${i.unreadCount}`,
+      ),
+    ).toEqual(['Yesterday', 'a', 'Today', 'b', 'c', 'unread 1', 'd']);
+  });
+});

@@ -9,6 +9,8 @@ export interface Config {
   redisUrl: string | undefined;
   publicUrl: string;
   smtpUrl: string | undefined;
+  /** Sender of the product's mails (`MAIL_FROM`). */
+  mailFrom: string;
   chatApiKey: string;
   chatApiSecret: string;
   authSecret: string;
@@ -103,6 +105,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     publicUrl: publicUrl.replace(/\/$/, ''),
     smtpUrl: readUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: env.MAIL_FROM || `Caseroom <no-reply@${new URL(publicUrl).hostname}>`,
     chatApiKey: env.CHAT_API_KEY || 'caseroom-dev-key',
     chatApiSecret: readSecret(env, 'CHAT_API_SECRET', production, 'caseroom-dev-chat-secret-change-me'),
     authSecret: readSecret(env, 'AUTH_SECRET', production, 'caseroom-dev-auth-secret-change-me'),

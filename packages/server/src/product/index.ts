@@ -4,7 +4,13 @@ import type { Platform } from '../platform/context.js';
 import { createAuth, type Auth } from './auth/auth.js';
 import { chatCallables } from './callables/chat.js';
 import { CallableRegistry } from './callables/registry.js';
+import { createMailer } from '../platform/mail.js';
+import { resetRoutes } from './auth/reset-routes.js';
 import { authRoutes } from './http/auth-routes.js';
+import { devMailRoutes } from './http/dev-mail.js';
+import { createAuthMailer } from './mail/auth-mails.js';
+import { userCallables } from './users/callables.js';
+import { photoRoutes } from './users/photo-routes.js';
 import { createAuthenticator, type Authenticate } from './http/authenticate.js';
 import { productRoutes } from './http/routes.js';
 import { seedDemo, type DemoSeed } from './seed/demo.js';
@@ -32,15 +38,21 @@ export async function registerProduct(
   platform: Platform,
   chat: ChatModule,
 ): Promise<ProductModule> {
-  const auth = createAuth(platform.config, platform.db, platform.log);
-  const authenticate = createAuthenticator(auth);
-  const callables = new CallableRegistry().add(...chatCallables(chat.server));
+  const mailer = createMailer(platform.config, platform.db, platform.log);
+  const mail = createAuthMailer(platform.config, platform.db, mailer, platform.log);
+  const auth = createAuth(platform.config, platform.db, platform.log, { mail, chat: chat.server });
+  const authenticate = createAuthenticator(auth, platform.config.publicUrl);
+  const callables = new CallableRegistry().add(...chatCallables(chat.server), ...userCallables(chat.server));
   // The channel fields that tie a chat to case plans are the product's to set: clients may not forge them.
   chat.server.protectChannelFields([...PRODUCT_CHANNEL_FIELDS]);
 
   // Each in its own encapsulated context: auth keeps raw bodies, the product routes have their error handler.
   await http.register(authRoutes, { auth });
   await http.register(productRoutes, { platform, authenticate, callables });
+  await http.register(photoRoutes, { db: platform.db, authenticate, chat: chat.server });
+  await http.register(resetRoutes, { db: platform.db });
+  // The dev outbox: only without SMTP and outside production mode (else /dev/* is 404).
+  if (mailer.kind === 'outbox' && !platform.config.production) await http.register(devMailRoutes, { mailer });
 
   chat.server.onMessageNew(async (event) => {
     try {

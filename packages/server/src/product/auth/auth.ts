@@ -1,13 +1,24 @@
 import { betterAuth } from 'better-auth';
-import { bearer } from 'better-auth/plugins';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
+import { bearer, customSession, magicLink } from 'better-auth/plugins';
 import { Kysely, PostgresDialect } from 'kysely';
+import type { ChatServerApi } from '../../chat/server-api.js';
 import type { Config } from '../../platform/config.js';
 import type { Db } from '../../platform/db.js';
 import type { Logger } from '../../platform/logger.js';
-import { recordSignIn } from '../users/profiles.js';
+import type { AuthMailer } from '../mail/auth-mails.js';
+import { recordSignIn, superAdminOf } from '../users/profiles.js';
+import { consumeAddressAttempt } from './address-limits.js';
+import { checkMagicLinkAddress } from './magic-link-address.js';
+import { hashPassword, verifyPassword } from './password.js';
+import { socialSignIn } from './social.js';
 
 /** better-auth needs a password of at least this length (and we say so in the error). */
 export const MIN_PASSWORD_LENGTH = 8;
+/** Magic-link, reset and verification links expire after 15 minutes. */
+export const LINK_TTL_SECONDS = 15 * 60;
+/** The header carrying the client address fastify resolved (set by auth-routes, never taken from clients). */
+export const CLIENT_IP_HEADER = 'x-caseroom-client-ip';
 
 /**
  * The origin a request was addressed to (`http://127.0.0.1:54321`), from its Host header.
@@ -25,8 +36,29 @@ export function requestOrigin(request: Request | undefined): string | undefined 
   return `${proto}//${host.toLowerCase()}`;
 }
 
+/** What auth needs beside the platform: mail for links, chat to cut off ended sessions. */
+export interface AuthDeps {
+  mail: AuthMailer;
+  chat: ChatServerApi;
+}
+
+/** Per-IP limits (better-auth's limiter, stored in the database so every node shares them). */
+const IP_LIMITS = {
+  '/sign-in/*': { window: 60, max: 30 },
+  '/sign-up/*': { window: 60, max: 20 },
+  '/magic-link/verify': { window: 60, max: 30 },
+  '/request-password-reset': { window: 60, max: 10 },
+  '/reset-password': { window: 60, max: 10 },
+  '/reset-password/*': { window: 60, max: 20 },
+  '/send-verification-email': { window: 60, max: 10 },
+};
+
+/** A relative app path for `?state=` (never another origin). */
+const safeState = (state: unknown) =>
+  typeof state === 'string' && state.startsWith('/') && !state.startsWith('//') ? state : undefined;
+
 /** Builds the better-auth instance over our database pool (PGlite or PostgreSQL alike, through Kysely). */
-export function createAuth(config: Config, db: Db, log: Logger) {
+export function createAuth(config: Config, db: Db, log: Logger, deps: AuthDeps) {
   const kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: db.pool as never }) });
   return betterAuth({
     appName: 'Caseroom',
@@ -43,10 +75,32 @@ export function createAuth(config: Config, db: Db, log: Logger) {
       minPasswordLength: MIN_PASSWORD_LENGTH,
       maxPasswordLength: 256,
       autoSignIn: true,
+      password: { hash: hashPassword, verify: verifyPassword },
+      resetPasswordTokenExpiresIn: LINK_TTL_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }, request) => {
+        deps.mail.send('reset-password', user, { token }, request);
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: LINK_TTL_SECONDS,
+      sendVerificationEmail: async ({ user, token }, request) => {
+        deps.mail.send('verify-email', user, { token }, request);
+      },
     },
     session: {
       expiresIn: 60 * 60 * 24 * 30,
       updateAge: 60 * 60 * 24,
+    },
+    rateLimit: { enabled: true, storage: 'database', window: 60, max: 300, customRules: IP_LIMITS },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        const email = (ctx.body as { email?: unknown } | undefined)?.email;
+        if (typeof email === 'string') await consumeAddressAttempt(db, ctx.path, email);
+        if (ctx.path === '/magic-link/verify') await checkMagicLinkAddress(db, ctx.query);
+      }),
     },
     databaseHooks: {
       session: {
@@ -60,6 +114,16 @@ export function createAuth(config: Config, db: Db, log: Logger) {
             }
           },
         },
+        delete: {
+          // A session that ends (sign-out, revocation) also ends the chat that was opened with it.
+          after: async (session) => {
+            try {
+              await deps.chat.disconnectUser(session.userId);
+            } catch (err) {
+              log.error({ err, uid: session.userId }, 'disconnecting chat after sign-out failed');
+            }
+          },
+        },
       },
     },
     advanced: {
@@ -67,11 +131,32 @@ export function createAuth(config: Config, db: Db, log: Logger) {
       // better-auth turns the origin check off under NODE_ENV=test; we keep it on so tests see production.
       disableOriginCheck: false,
       useSecureCookies: config.publicUrl.startsWith('https:'),
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       database: { generateId: () => crypto.randomUUID() },
     },
     telemetry: { enabled: false },
-    plugins: [bearer()],
+    plugins: [
+      bearer(),
+      magicLink({
+        expiresIn: LINK_TTL_SECONDS,
+        storeToken: 'hashed',
+        rateLimit: { window: 60, max: 10 },
+        sendMagicLink: async ({ email, token, metadata }, ctx) => {
+          const state = safeState((metadata as { state?: unknown } | undefined)?.state);
+          deps.mail.send('magic-link', { email }, { token, ...(state ? { state } : {}) }, ctx?.request);
+        },
+      }),
+      ...socialSignIn(config),
+      // The client sees the super-admin claim in get-session, as in /api/me.
+      customSession(async ({ user, session }) => ({
+        user,
+        session,
+        claims: (await superAdminOf(db, user.id)) ? { sadmin: true } : {},
+      })),
+    ],
   });
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+export { APIError };

@@ -4,6 +4,12 @@ import { unauthenticated } from '../errors.js';
 import { chatUserFor } from '../users/chat-user.js';
 import { defineCallable } from './registry.js';
 
+/**
+ * Chat tokens live 5 minutes (the SDK asks for a new one on code 40), so a chat opened with a session that has
+ * since ended cannot outlive it by more than that even on a node that missed the revocation.
+ */
+export const CHAT_TOKEN_TTL_SECONDS = 5 * 60;
+
 /** Chat callables: `chat-getToken`. */
 export function chatCallables(chat: ChatServerApi) {
   const getToken = defineCallable({
@@ -19,7 +25,7 @@ export function chatCallables(chat: ChatServerApi) {
     // The chat user is upserted (name, image, clientOf, guestOf) before a token to connect as it is handed out.
     afterCommit: async (caller, user) => {
       await chat.upsertUsers([user]);
-      return chat.createToken(caller.uid);
+      return chat.createToken(caller.uid, CHAT_TOKEN_TTL_SECONDS);
     },
   });
   return [getToken];

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Auth } from '../auth/auth.js';
+import { CLIENT_IP_HEADER, type Auth } from '../auth/auth.js';
 
 /**
  * The Fetch `Request` better-auth expects, built from a fastify request whose body is kept raw.
@@ -16,9 +16,12 @@ export function toFetchRequest(req: FastifyRequest): Request {
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     if (!fromBrowser && name.startsWith('sec-fetch-')) continue;
+    if (name === CLIENT_IP_HEADER) continue; // only ever the address fastify resolved (below)
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else headers.set(name, String(value));
   }
+  // The per-IP rate limits key on this (fastify's `req.ip`, which honours the proxy setting).
+  headers.set(CLIENT_IP_HEADER, req.ip);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.body !== undefined;
   return new Request(url, {
     method: req.method,

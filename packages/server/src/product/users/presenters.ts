@@ -3,8 +3,10 @@ import type { AccountRow } from './profiles.js';
 
 const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
 
-/** The user record (product-spec §3 User) without devices. */
-export function presentUser(row: AccountRow): ProductUser {
+/** The user record (product-spec §3 User) as its owner sees it, devices and mail language included. */
+export function presentUser(
+  row: AccountRow,
+): ProductUser & { language: string | null; devices: Record<string, unknown> } {
   return {
     id: row.id,
     name: row.name,
@@ -13,6 +15,8 @@ export function presentUser(row: AccountRow): ProductUser {
     lastLogin: iso(row.last_login),
     created: new Date(row.created).toISOString(),
     updated: new Date(row.updated).toISOString(),
+    language: row.language,
+    devices: row.devices,
   };
 }
 

@@ -8,6 +8,8 @@ export interface AccountRow {
   name: string;
   photo: string | null;
   timezone: string | null;
+  language: string | null;
+  devices: Record<string, unknown>;
   last_login: Date | null;
   sadmin: boolean;
   created: Date;
@@ -42,7 +44,7 @@ export async function loadAccount(q: Queryable, uid: string): Promise<AccountRow
   const { rows } = await q.query<AccountRow>(
     `SELECT u.id, u.email, u."emailVerified" AS "emailVerified",
             COALESCE(p.name, u.name) AS name, COALESCE(p.photo, u.image) AS photo, p.timezone,
-            p.last_login, COALESCE(p.sadmin, false) AS sadmin,
+            p.language, COALESCE(p.devices, '{}'::jsonb) AS devices, p.last_login, COALESCE(p.sadmin, false) AS sadmin,
             COALESCE(p.created, u."createdAt") AS created, COALESCE(p.updated, u."updatedAt") AS updated
        FROM "user" u LEFT JOIN profiles p ON p.id = u.id
       WHERE u.id = $1`,
@@ -66,4 +68,10 @@ export async function setSuperAdmin(q: Queryable, email: string, sadmin: boolean
   await ensureProfile(q, uid);
   await q.query('UPDATE profiles SET sadmin = $2, updated = now() WHERE id = $1', [uid, sadmin]);
   return true;
+}
+
+/** Whether the account holds the super-admin claim. */
+export async function superAdminOf(q: Queryable, uid: string): Promise<boolean> {
+  const { rows } = await q.query<{ sadmin: boolean }>('SELECT sadmin FROM profiles WHERE id = $1', [uid]);
+  return rows[0]?.sadmin === true;
 }

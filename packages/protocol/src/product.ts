@@ -98,6 +98,16 @@ export const Caseplan = z.object({
   created: Timestamp,
   updated: Timestamp,
   custom: z.record(z.string(), z.unknown()),
+  /** The newest close or reopen: who, when and why (absent when never closed). */
+  closing: z
+    .object({
+      action: z.enum(['close', 'reopen']),
+      by: z.string(),
+      at: Timestamp,
+      reason: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
 });
 export type Caseplan = z.infer<typeof Caseplan>;
 
@@ -116,3 +126,6 @@ export const Organization = z.object({
   updated: Timestamp,
 });
 export type Organization = z.infer<typeof Organization>;
+
+export * from './product/calls.js';
+export * from './product/domain.js';

@@ -3,6 +3,7 @@ import type { ChatModule } from '../chat/index.js';
 import type { Platform } from '../platform/context.js';
 import { createAuth, type Auth } from './auth/auth.js';
 import { chatCallables } from './callables/chat.js';
+import { domainCallables } from './callables/domain.js';
 import { CallableRegistry } from './callables/registry.js';
 import { createMailer } from '../platform/mail.js';
 import { resetRoutes } from './auth/reset-routes.js';
@@ -42,7 +43,11 @@ export async function registerProduct(
   const mail = createAuthMailer(platform.config, platform.db, mailer, platform.log);
   const auth = createAuth(platform.config, platform.db, platform.log, { mail, chat: chat.server });
   const authenticate = createAuthenticator(auth, platform.config.publicUrl);
-  const callables = new CallableRegistry().add(...chatCallables(chat.server), ...userCallables(chat.server));
+  const callables = new CallableRegistry().add(
+    ...chatCallables(chat.server),
+    ...userCallables(chat.server),
+    ...domainCallables({ db: platform.db, chat: chat.server }),
+  );
   // The channel fields that tie a chat to case plans are the product's to set: clients may not forge them.
   chat.server.protectChannelFields([...PRODUCT_CHANNEL_FIELDS]);
 

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { OrganizationUserType } from '@caseroom/protocol';
+import { renderPermissionTable } from './permissions.js';
 import {
+  PERMISSIONS,
+  positionsOf,
+  type Position,
   canListOrganizationCaseplans,
   canReadCaseplan,
   canReadOrganization,
@@ -85,5 +89,38 @@ describe('organization reads', () => {
     expect(canReadOrganization(v, ORG)).toBe(read);
     expect(canSeeOrganizationPeople(v, ORG)).toBe(people);
     expect(canListOrganizationCaseplans(v, ORG)).toBe(list);
+  });
+});
+
+describe('the permission table', () => {
+  it('is the table docs/permissions.md shows', async () => {
+    const fs = await import('node:fs/promises');
+    const doc = await fs.readFile(new URL('../../../../docs/permissions.md', import.meta.url), 'utf8');
+    const shown = /<!-- permissions:begin -->\n([\s\S]*?)\n<!-- permissions:end -->/.exec(doc)?.[1];
+    expect(shown?.trim()).toBe(renderPermissionTable());
+  });
+
+  it('never allows anonymous or another organization, and keeps organization rows coherent', () => {
+    for (const [name, op] of Object.entries(PERMISSIONS)) {
+      const allow: readonly Position[] = op.allow;
+      expect(allow, name).not.toContain('anonymous');
+      expect(allow, name).not.toContain('otherOrganization');
+      if (op.scope === 'organization') {
+        // Without a case plan a team member is `teamOffCaseplan`, a client `client`: the columns agree.
+        expect(allow.includes('teamOnCaseplan'), name).toBe(allow.includes('teamOffCaseplan'));
+        expect(allow.includes('client'), name).toBe(allow.includes('clientOffCaseplan'));
+        expect(allow.includes('guest'), name).toBe(allow.includes('clientOffCaseplan'));
+      }
+    }
+  });
+
+  it('gives the positions the table speaks of', () => {
+    const admin = viewer('onit', 'admin');
+    expect(positionsOf(admin, ORG, caseplan)).toEqual(['orgAdmin', 'teamOnCaseplan']);
+    expect(positionsOf(viewer('onit', 'guest'), ORG, caseplan)).toEqual(['guest']);
+    expect(positionsOf(viewer('x', 'client'), ORG, caseplan)).toEqual(['clientOffCaseplan']);
+    expect(positionsOf(viewer('x', 'none', true, true), ORG, caseplan)).toEqual(['superAdmin']);
+    expect(positionsOf(viewer('x', 'none'), ORG)).toEqual(['otherOrganization']);
+    expect(positionsOf(viewer('x', 'member'), ORG)).toEqual(['teamOffCaseplan']);
   });
 });

@@ -14,6 +14,9 @@
  *   organization's admins.
  */
 import type { OrganizationUserType } from '@caseroom/protocol';
+import { allows, type OperationName, type Position } from './permissions.js';
+
+export { PERMISSIONS, POSITIONS, allows, type OperationName, type Position } from './permissions.js';
 
 /** A person's membership in one organization. `type` null = active without a user entry. */
 export interface Membership {
@@ -33,7 +36,8 @@ export interface Viewer {
 export interface CaseplanFacts {
   organization: string;
   createdBy: string;
-  users: Readonly<Record<string, { active: boolean }>>;
+  /** People on the plan; `client` is the role's client flag (roleData.client). */
+  users: Readonly<Record<string, { active: boolean; client?: boolean }>>;
 }
 
 function activeMembership(viewer: Viewer, organizationId: string): Membership | undefined {
@@ -58,8 +62,48 @@ export function isOrgStaff(viewer: Viewer, organizationId: string): boolean {
   return m !== undefined && (m.type === 'admin' || m.type === 'member' || m.type === null);
 }
 
+/**
+ * The positions of the viewer relative to an organization and, for case-plan operations, one case plan
+ * (see `permissions.ts`). Several may apply (an org admin active on the plan is both `orgAdmin` and
+ * `teamOnCaseplan`); an operation is allowed when any of them is.
+ */
+export function positionsOf(viewer: Viewer, organizationId: string, caseplan?: CaseplanFacts): Position[] {
+  const positions: Position[] = [];
+  if (viewer.sadmin) positions.push('superAdmin');
+  const m = activeMembership(viewer, organizationId);
+  if (!m) return positions.length ? positions : ['otherOrganization'];
+  if (m.type === 'admin' || m.type === null) positions.push('orgAdmin');
+  const staff = m.type !== 'client' && m.type !== 'guest';
+  if (!caseplan) {
+    positions.push(staff ? 'teamOffCaseplan' : m.type === 'guest' ? 'guest' : 'client');
+    return positions;
+  }
+  if (caseplan.organization !== organizationId) return positions;
+  const entry = caseplan.users[viewer.uid];
+  if (entry?.active) {
+    if (m.type === 'guest') positions.push('guest');
+    else if (entry.client || m.type === 'client') positions.push('client');
+    else positions.push('teamOnCaseplan');
+  } else if (staff && caseplan.createdBy === viewer.uid) {
+    positions.push('teamOnCaseplan');
+  } else {
+    positions.push(staff ? 'teamOffCaseplan' : 'clientOffCaseplan');
+  }
+  return positions;
+}
+
+/** Whether the viewer may perform an organization-scoped operation. */
+export function canInOrganization(viewer: Viewer, op: OperationName, organizationId: string): boolean {
+  return allows(op, positionsOf(viewer, organizationId));
+}
+
+/** Whether the viewer may perform a case-plan-scoped operation on this case plan. */
+export function canOnCaseplan(viewer: Viewer, op: OperationName, caseplan: CaseplanFacts): boolean {
+  return allows(op, positionsOf(viewer, caseplan.organization, caseplan));
+}
+
 export function canReadOrganization(viewer: Viewer, organizationId: string): boolean {
-  return viewer.sadmin || isOrgUser(viewer, organizationId);
+  return canInOrganization(viewer, 'organizations.read', organizationId);
 }
 
 /** Whether the organization's full people list (and their types) is visible to the viewer. */
@@ -69,11 +113,9 @@ export function canSeeOrganizationPeople(viewer: Viewer, organizationId: string)
 
 /** Whether the viewer may list case plans by this organization (`GET /api/caseplans?organization=`). */
 export function canListOrganizationCaseplans(viewer: Viewer, organizationId: string): boolean {
-  return isOrgUser(viewer, organizationId);
+  return canInOrganization(viewer, 'caseplans.list', organizationId);
 }
 
 export function canReadCaseplan(viewer: Viewer, caseplan: CaseplanFacts): boolean {
-  if (caseplan.users[viewer.uid]?.active) return true;
-  if (isOrgAdmin(viewer, caseplan.organization)) return true;
-  return caseplan.createdBy === viewer.uid && isOrgUser(viewer, caseplan.organization);
+  return canOnCaseplan(viewer, 'caseplans.read', caseplan);
 }

@@ -7,7 +7,7 @@ export function caseplanFacts(record: CaseplanRecord): CaseplanFacts {
   return {
     organization: record.organization_id,
     createdBy: record.created_by,
-    users: Object.fromEntries(record.users.map((u) => [u.user_id, { active: u.active }])),
+    users: Object.fromEntries(record.users.map((u) => [u.user_id, { active: u.active, client: u.client }])),
   };
 }
 
@@ -44,5 +44,13 @@ export function presentCaseplan(record: CaseplanRecord): Caseplan {
     created: new Date(record.created).toISOString(),
     updated: new Date(record.updated).toISOString(),
     custom: record.custom,
+    closing: record.closing
+      ? {
+          action: record.closing.action,
+          by: record.closing.by_user,
+          at: new Date(record.closing.at).toISOString(),
+          reason: record.closing.reason,
+        }
+      : null,
   };
 }

@@ -27,9 +27,11 @@ export interface CaseplanRecord {
     active: boolean;
     client: boolean;
   }[];
+  /** The newest close or reopen, if any. */
+  closing: { action: 'close' | 'reopen'; by_user: string; reason: string | null; at: Date } | null;
 }
 
-type CaseplanRow = Omit<CaseplanRecord, 'teams' | 'roles' | 'users'>;
+type CaseplanRow = Omit<CaseplanRecord, 'teams' | 'roles' | 'users' | 'closing'>;
 
 /**
  * Ids of the case plans `uid` may be able to read (product-spec §6: where they are active, or by
@@ -58,7 +60,7 @@ export async function candidateCaseplanIds(
 /** Loads case plans with teams, roles and people, in the order of `ids` (missing ids are skipped). */
 export async function loadCaseplans(q: Queryable, ids: string[]): Promise<CaseplanRecord[]> {
   if (ids.length === 0) return [];
-  const [plans, teams, roles, users] = await Promise.all([
+  const [plans, teams, roles, users, closings] = await Promise.all([
     q.query<CaseplanRow>(
       `SELECT id, organization_id, name, created_by, custom, closed, created, updated
          FROM caseplans WHERE id = ANY($1)`,
@@ -78,10 +80,19 @@ export async function loadCaseplans(q: Queryable, ids: string[]): Promise<Casepl
          FROM caseplan_users WHERE caseplan_id = ANY($1) ORDER BY created, user_id`,
       [ids],
     ),
+    q.query<NonNullable<CaseplanRecord['closing']> & { caseplan_id: string }>(
+      `SELECT DISTINCT ON (caseplan_id) caseplan_id, action, by_user, reason, at
+         FROM caseplan_closings WHERE caseplan_id = ANY($1) ORDER BY caseplan_id, id DESC`,
+      [ids],
+    ),
   ]);
   const byId = new Map<string, CaseplanRecord>(
-    plans.rows.map((p) => [p.id, { ...p, teams: [], roles: [], users: [] }]),
+    plans.rows.map((p) => [p.id, { ...p, teams: [], roles: [], users: [], closing: null }]),
   );
+  for (const { caseplan_id, ...c } of closings.rows) {
+    const record = byId.get(caseplan_id);
+    if (record) record.closing = c;
+  }
   for (const { caseplan_id, ...t } of teams.rows) byId.get(caseplan_id)?.teams.push(t);
   for (const { caseplan_id, ...r } of roles.rows) byId.get(caseplan_id)?.roles.push(r);
   for (const { caseplan_id, ...u } of users.rows) byId.get(caseplan_id)?.users.push(u);

@@ -10,6 +10,7 @@ import { listOrganizations } from '../organizations/reads.js';
 import { ensureProfile, loadAccount } from '../users/profiles.js';
 import { presentMe } from '../users/presenters.js';
 import type { Authenticate } from './authenticate.js';
+import { domainRoutes } from './domain-routes.js';
 import { installProductErrorHandler } from './error-handler.js';
 
 export interface ProductRoutesOptions {
@@ -65,4 +66,6 @@ export async function productRoutes(http: FastifyInstance, opts: ProductRoutesOp
     const { name } = NameParams.parse(req.params);
     return { result: await runCallable(callables, db, name, caller, req.body) };
   });
+
+  domainRoutes(http, db, authenticate);
 }

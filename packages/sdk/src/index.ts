@@ -50,7 +50,13 @@ export {
   type ComposerTarget,
   type Suggestion,
 } from './composer/message-composer.js';
-export { activeTrigger, mentionScore, normalizeForSearch, searchUsers } from './composer/mention-search.js';
+export {
+  activeTrigger,
+  loadTransliteration,
+  mentionScore,
+  normalizeForSearch,
+  searchUsers,
+} from './composer/mention-search.js';
 export { cooldownRemaining } from './composer/cooldown.js';
 export {
   SearchController,

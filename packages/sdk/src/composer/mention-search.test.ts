@@ -1,7 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import { activeTrigger, mentionScore, normalizeForSearch, searchUsers } from './mention-search.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  activeTrigger,
+  loadTransliteration,
+  mentionScore,
+  normalizeForSearch,
+  searchUsers,
+} from './mention-search.js';
 
 describe('mention search', () => {
+  beforeAll(() => loadTransliteration());
+
   const users = [
     { id: 'amy', name: 'Amy Pond' },
     { id: 'zoe', name: 'Zoë Ørsted' },

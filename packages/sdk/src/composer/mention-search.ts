@@ -1,5 +1,4 @@
 import type { ChatUser } from '@caseroom/protocol';
-import anyAscii from 'any-ascii';
 import { distance } from 'fastest-levenshtein';
 
 /** chat-spec §5 / §9: fuzzy matching allows an edit distance of at most 3. */
@@ -9,9 +8,27 @@ export const SUGGESTION_LIMIT = 10;
 /** Members are listed whole when the channel has fewer than 100 (chat-spec §9). */
 export const MEMBERS_FULLY_LOADED_BELOW = 100;
 
-/** Case-insensitive and transliterated (`Zoë` and `zoe`, `Ørsted` and `orsted` match). */
+let transliterate: ((text: string) => string) | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Loads the transliteration table (any-ascii) on first use. It is half a megabyte of source, so it stays out
+ * of the app's first load and arrives while the user types a mention (searches wait 300 ms anyway).
+ */
+export function loadTransliteration(): Promise<void> {
+  loading ??= import('any-ascii').then((m) => {
+    transliterate = m.default;
+  });
+  return loading;
+}
+
+/**
+ * Case-insensitive and transliterated (`Zoë` and `zoe`, `Ørsted` and `orsted` match). Until
+ * {@link loadTransliteration} resolved, only combining marks are stripped (`Zoë` matches, `Ø` not yet).
+ */
 export function normalizeForSearch(text: string): string {
-  return anyAscii(text).toLowerCase().trim();
+  const ascii = transliterate ? transliterate(text) : text.normalize('NFKD').replace(/\p{M}/gu, '');
+  return ascii.toLowerCase().trim();
 }
 
 /**

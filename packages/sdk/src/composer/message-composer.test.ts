@@ -1,10 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatClient } from '../client/chat-client.js';
 import { connectFakeClient, FakeChatServer } from '../testing/index.js';
+import { loadTransliteration } from './mention-search.js';
 
 describe('message composer (fake timers)', () => {
   let server: FakeChatServer;
   let amy: ChatClient;
+
+  // Loaded on first use in the app; loaded up front here so fake timers don't race a real file read.
+  beforeAll(() => loadTransliteration());
 
   beforeEach(async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });

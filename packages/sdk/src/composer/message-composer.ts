@@ -10,6 +10,7 @@ import { cooldownRemaining, Countdown } from './cooldown.js';
 import {
   activeTrigger,
   MEMBERS_FULLY_LOADED_BELOW,
+  loadTransliteration,
   searchUsers,
   SUGGESTION_LIMIT,
 } from './mention-search.js';
@@ -307,6 +308,7 @@ export class MessageComposer {
       this.ctx.logger('warn', `mention search failed: ${toChatApiError(error).message}`);
       users = [];
     }
+    await loadTransliteration().catch(() => undefined); // without it, accents are still stripped
     const current = this.store.getSnapshot().suggestions;
     if (seq !== this.searchSeq || current?.trigger !== '@' || current.query !== query) return;
     const items: Suggestion[] = searchUsers(users, query, me).map((user) => ({ kind: 'mention', user }));

@@ -2,7 +2,7 @@ import type { ChannelState, ChatUser, Message } from '@caseroom/protocol';
 import type { ChatChannel } from '../channels/channel.js';
 import type { ChannelFilter } from '../channels/filter.js';
 import type { ChatClient } from '../client/chat-client.js';
-import { searchUsers } from '../composer/mention-search.js';
+import { loadTransliteration, searchUsers } from '../composer/mention-search.js';
 import type { SearchSource } from './search-controller.js';
 
 /** Messages matching the text (`GET /search`) in the channels matching `filter`. */
@@ -62,10 +62,11 @@ export function userSearchSource(client: ChatClient): SearchSource<ChatUser> {
 export function memberSearchSource(client: ChatClient, channel: ChatChannel): SearchSource<ChatUser> {
   return {
     type: 'members',
-    fetch(query, { offset, limit }) {
+    async fetch(query, { offset, limit }) {
+      await loadTransliteration().catch(() => undefined);
       const users = channel.state.getSnapshot().members.map((m) => m.user ?? { id: m.user_id });
       const matches = searchUsers(users, query, client.me.getSnapshot()?.id, Number.MAX_SAFE_INTEGER);
-      return Promise.resolve(matches.slice(offset, offset + limit));
+      return matches.slice(offset, offset + limit);
     },
   };
 }

@@ -6,3 +6,4 @@ export * from './chat/requests.js';
 export * from './chat/responses.js';
 export * from './chat/events.js';
 export * from './chat/capabilities.js';
+export * from './chat/admin.js';

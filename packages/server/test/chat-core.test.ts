@@ -72,8 +72,16 @@ describe('channels', () => {
       organizations: ['org1'],
       hasClient: false,
     };
+    // Product fields (caseplans, organizations, hasClient) are server-only: the product creates such channels.
+    const { caseplans, organizations, hasClient, ...userData } = data;
+    await server.app.chat.server.getOrCreateChannel(
+      'messaging',
+      'team-cp1',
+      { ...userData, caseplans, organizations, hasClient },
+      'maria',
+    );
     const created = await maria.call('POST', '/channels/messaging/team-cp1/query', {
-      data,
+      data: userData,
       state: true,
       watch: true,
     });

@@ -19,10 +19,13 @@ describe('chat on PGlite', () => {
     const chloe = await chatUser(server, 'chloe');
     const socket = await openSocket(server, { token: chloe.token });
     expect(socket.first).toMatchObject({ type: 'health.check', me: { id: 'chloe' } });
-    const created = await maria.call('POST', '/channels/messaging/query', {
-      data: { members: ['maria', 'chloe'], caseplans: ['cp1'] },
-      watch: true,
-    });
+    const made = await server.app.chat.server.getOrCreateChannel(
+      'messaging',
+      undefined,
+      { members: ['maria', 'chloe'], caseplans: ['cp1'] },
+      'maria',
+    );
+    const created = await maria.call('POST', `/channels/messaging/${made.id}/query`, { watch: true });
     expect(created.status).toBe(200);
     const cid = (created.body.channel as { cid: string }).cid;
     const [type, id] = cid.split(':');

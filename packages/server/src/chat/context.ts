@@ -3,7 +3,8 @@ import type { Realtime } from './realtime/fanout.js';
 import type { MessageNewHook } from './server-api.js';
 
 /** Who performs an action: a user holding a chat token, or the server itself (full rights). */
-export type Actor = { kind: 'user'; userId: string; connectionId?: string } | { kind: 'server' };
+export type Actor =
+  { kind: 'user'; userId: string; connectionId?: string; anonymous?: boolean } | { kind: 'server' };
 
 export const SERVER: Actor = { kind: 'server' };
 

@@ -10,6 +10,8 @@ import { activityRoutes } from './routes/activity.js';
 import { channelRoutes } from './routes/channels.js';
 import { messageRoutes } from './routes/messages.js';
 import { userRoutes } from './routes/users.js';
+import { adminRoutes } from './routes/admin.js';
+import { seedBuiltInRules } from './actions/permissions.js';
 import { connectRoute } from './routes/connect.js';
 import { connectionIdOf, credentialsOf } from './routes/credentials.js';
 import { createServerApi } from './server-client.js';
@@ -41,6 +43,7 @@ function toChatError(err: FastifyError | Error): ChatError {
 
 /** Registers the chat routes in their own encapsulated plugin (own error handler) and starts the fan-out. */
 export async function registerChat(http: FastifyInstance, platform: Platform): Promise<ChatModule> {
+  await seedBuiltInRules(platform.db);
   const realtime = new Realtime(platform.bus, platform.log);
   await realtime.start();
   const ctx: ChatContext = {
@@ -70,6 +73,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
       activityRoutes(chat, ctx);
       messageRoutes(chat, ctx);
       userRoutes(chat, ctx);
+      adminRoutes(chat, ctx);
     },
     { prefix: '/chat' },
   );

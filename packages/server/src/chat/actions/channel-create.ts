@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
-import { ChannelIdSchema } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
 import type { Actor } from '../context.js';
 import { inputError, notAllowed } from '../errors.js';
-import { channelConfig } from '../policy/channel-types.js';
+import { checkRefShape, requireChannelType } from '../policy/channel-types.js';
 import { presentChannel } from '../presenters/channel.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { getChannel } from '../store/channels.js';
@@ -14,14 +13,9 @@ import { customOf } from './custom.js';
 /** Channel data on create (a channel query's `data`, or the server API's input). */
 export type ChannelData = { members?: string[]; team?: string; name?: string } & Record<string, unknown>;
 
-/** Checks a channel type and id (chat-spec §5 Channel and ids). */
+/** Checks a channel type and id (chat-spec §5 Channel and ids); the type's existence is checked on create. */
 export function checkChannelRef(type: string, id: string | undefined): void {
-  channelConfig(type);
-  if (id !== undefined) {
-    const parsed = ChannelIdSchema.safeParse(id);
-    if (!parsed.success)
-      throw inputError(`channel id "${id}" ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
-  }
+  checkRefShape(type, id);
 }
 
 /** Refuses a user setting a field only the server may set (e.g. `team`, the product's case plan links). */
@@ -72,6 +66,8 @@ export async function doGetOrCreateChannel(
   const cid = `${type}:${id}`;
   const existing = await getChannel(q, cid);
   if (existing) return { channel: existing, created: false };
+  await requireChannelType(q, type);
+  if (actor.kind === 'user' && actor.anonymous) throw notAllowed('anonymous users cannot create channels');
 
   if (creatorId) await ensureUser(q, creatorId);
   const known = await getUsers(q, members);

@@ -9,6 +9,7 @@ import { write, type Outbox } from '../realtime/outbox.js';
 import { getChannel, getMember, lockChannel, memberIds } from '../store/channels.js';
 import type { ChannelRow, MemberRow } from '../store/rows.js';
 import { ownCapabilities } from '../policy/capabilities.js';
+import { loadRules } from '../store/policy.js';
 import { getUsers } from '../store/users.js';
 
 /** Fields a partial update may set as columns; anything else not reserved is custom data. */
@@ -118,6 +119,7 @@ async function stageCapabilitiesChanged(q: Queryable, out: Outbox, channel: Chan
     [channel.cid],
   );
   const now = new Date().toISOString();
+  const rules = await loadRules(q, [channel.type]);
   for (const m of rows) {
     out.transient({
       users: [m.user_id],
@@ -126,7 +128,7 @@ async function stageCapabilitiesChanged(q: Queryable, out: Outbox, channel: Chan
         cid: channel.cid,
         channel_id: channel.id,
         channel_type: channel.type,
-        own_capabilities: ownCapabilities(channel, { role: m.role, member: m }),
+        own_capabilities: ownCapabilities(channel, { role: m.role, member: m, rules }),
         created_at: now,
       },
     });

@@ -5,6 +5,7 @@ import { ChatError, inputError, notAllowed } from '../errors.js';
 import { requireCapability, type ChannelAccess } from '../policy/channel-access.js';
 import { RESERVED_MESSAGE_FIELDS } from '../presenters/message.js';
 import { write } from '../realtime/outbox.js';
+import { hasLinks } from './message-send.js';
 import { memberIds } from '../store/channels.js';
 import { getMessage } from '../store/messages.js';
 import type { MessageRow } from '../store/rows.js';
@@ -56,6 +57,8 @@ async function applyEdit(
   const content = Object.keys(set).some((k) => k !== 'pinned' && k !== 'pin_expires') || unset.length > 0;
   if (content) checkOwnership(access, actor, row, 'update-own-message', 'update-any-message', 'update');
   if ('pinned' in set || 'pin_expires' in set) requireCapability(access, 'pin-message', 'pin messages');
+  if (typeof set.text === 'string' && hasLinks(set.text))
+    requireCapability(access, 'send-links', 'send links');
   if (typeof set.text === 'string' && set.text.length > CHAT_LIMITS.maxMessageLength) {
     throw new ChatError(
       ChatErrorCode.MessageTooLong,

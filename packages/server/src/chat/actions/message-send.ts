@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import * as linkify from 'linkifyjs';
 import { CHAT_LIMITS, ChatErrorCode, type Message, type NewMessage } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
 import type { Actor, ChatContext } from '../context.js';
@@ -29,6 +30,11 @@ export function checkNewMessage(input: NewMessage, actor: Actor): void {
   }
 }
 
+/** True when the text holds a URL (with or without a scheme: `example.com/a` counts), as linkifyjs finds them. */
+export function hasLinks(text: string): boolean {
+  return text !== '' && linkify.find(text, 'url').length > 0;
+}
+
 /** Message id already taken: answered with code 4 so a resend counts as received (chat-spec §4). */
 function duplicateId(id: string): ChatError {
   return inputError(`SendMessage failed with error: "a message with id ${id} already exists"`);
@@ -55,7 +61,7 @@ async function checkReferences(q: Queryable, channel: ChannelRow, input: NewMess
     }
   }
   if (input.attachments?.length) requireCapability(access, 'upload-file', 'send attachments');
-  if (/\bhttps?:\/\/\S+/i.test(input.text ?? '')) requireCapability(access, 'send-links', 'send links');
+  if (hasLinks(input.text ?? '')) requireCapability(access, 'send-links', 'send links');
   return parent;
 }
 

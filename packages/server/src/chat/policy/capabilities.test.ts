@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChannelRow, MemberRow } from '../store/rows.js';
+import type { PermissionRule } from '@caseroom/protocol';
 import { canReadChannel, ownCapabilities } from './capabilities.js';
+import { BUILT_IN_RULES } from './rules.js';
 
 const now = new Date('2026-01-01T00:00:00Z');
 const channel = (over: Partial<ChannelRow> = {}): ChannelRow => ({
@@ -21,6 +23,7 @@ const channel = (over: Partial<ChannelRow> = {}): ChannelRow => ({
   truncated_at: null,
   deleted_at: null,
   member_count: 2,
+  config: {},
   ...over,
 });
 const member = (over: Partial<MemberRow> = {}): MemberRow => ({
@@ -73,31 +76,93 @@ describe('ownCapabilities', () => {
     ['non-member admin', 'admin', undefined, [], ['send-message']],
     ['banned member', 'user', member({ banned: true }), [], ['send-message']],
   ] as const)('%s', (_name, role, m, granted, denied) => {
-    const caps = ownCapabilities(channel(), { role, member: m });
+    const caps = ownCapabilities(channel(), { role, member: m, rules: BUILT_IN_RULES });
     for (const c of granted) expect(caps).toContain(c);
     for (const c of denied) expect(caps).not.toContain(c);
   });
 
   it('frozen channels lose the send capabilities but keep reading', () => {
-    const caps = ownCapabilities(channel({ frozen: true }), { role: 'user', member: member() });
+    const caps = ownCapabilities(channel({ frozen: true }), {
+      role: 'user',
+      member: member(),
+      rules: BUILT_IN_RULES,
+    });
     expect(caps).not.toContain('send-message');
     expect(caps).not.toContain('send-reaction');
     expect(caps).toContain('read-events');
   });
 
   it('slow mode shows for members and not for those who skip it', () => {
-    expect(ownCapabilities(channel({ cooldown: 10 }), { role: 'user', member: member() })).toContain(
-      'slow-mode',
-    );
+    expect(
+      ownCapabilities(channel({ cooldown: 10 }), { role: 'user', member: member(), rules: BUILT_IN_RULES }),
+    ).toContain('slow-mode');
     const mod = member({ channel_role: 'channel_moderator' });
-    expect(ownCapabilities(channel({ cooldown: 10 }), { role: 'user', member: mod })).not.toContain(
-      'slow-mode',
-    );
+    expect(
+      ownCapabilities(channel({ cooldown: 10 }), { role: 'user', member: mod, rules: BUILT_IN_RULES }),
+    ).not.toContain('slow-mode');
   });
 
   it('only members read a channel', () => {
-    expect(canReadChannel({ role: 'admin', member: undefined })).toBe(false);
-    expect(canReadChannel({ role: 'user', member: member() })).toBe(true);
-    expect(canReadChannel({ role: 'user', member: member({ banned: true }) })).toBe(false);
+    expect(canReadChannel({ member: undefined })).toBe(false);
+    expect(canReadChannel({ member: member() })).toBe(true);
+    expect(canReadChannel({ member: member({ banned: true }) })).toBe(false);
+  });
+
+  it('pending invitees read nothing until they accept', () => {
+    expect(canReadChannel({ member: member({ invited: true }) })).toBe(false);
+    expect(canReadChannel({ member: member({ invited: true, invite_accepted_at: now }) })).toBe(true);
+  });
+});
+
+describe('permission rules', () => {
+  const custom = (over: Partial<PermissionRule>): PermissionRule => ({
+    id: 'x',
+    name: 'x',
+    action: 'Deny',
+    owner: false,
+    priority: 100,
+    resources: ['send-links'],
+    roles: ['channel_member'],
+    channel_type: null,
+    builtin: false,
+    ...over,
+  });
+  const caps = (rules: PermissionRule[], m = member(), role = 'user', c = channel()) =>
+    ownCapabilities(c, { role, member: m, rules: [...BUILT_IN_RULES, ...rules] });
+
+  it('a higher-priority Deny removes a capability, a lower one does not', () => {
+    expect(caps([custom({})])).not.toContain('send-links');
+    expect(caps([custom({ priority: 10 })])).toContain('send-links');
+  });
+
+  it('Deny wins a tie; Allow all (999) still wins for admins', () => {
+    expect(caps([custom({ priority: 50 })])).not.toContain('send-links');
+    expect(caps([custom({ roles: ['*'], priority: 500 })], member(), 'admin')).toContain('send-links');
+  });
+
+  it('a rule for another channel type does not apply', () => {
+    expect(caps([custom({ channel_type: 'team' })])).toContain('send-links');
+    expect(caps([custom({ channel_type: 'messaging' })])).not.toContain('send-links');
+  });
+
+  it('owner rules apply only to the owner; custom roles grant through Allow rules', () => {
+    const allowOwner = custom({ action: 'Allow', owner: true, roles: ['*'], resources: ['freeze-channel'] });
+    expect(caps([allowOwner], member({ channel_role: 'owner' }))).toContain('freeze-channel');
+    expect(caps([allowOwner])).not.toContain('freeze-channel');
+    const helper = custom({ action: 'Allow', roles: ['helper'], resources: ['pin-message', 'send-message'] });
+    expect(caps([helper], member({ channel_role: 'helper' }))).toEqual(['send-message', 'pin-message']);
+  });
+
+  it('with no rule but Deny all, nothing is granted', () => {
+    expect(ownCapabilities(channel(), { role: 'user', member: member(), rules: [] })).toEqual([]);
+  });
+
+  it('type settings switch capabilities off', () => {
+    const c = channel({ config: { typing_events: false, reactions: false, replies: false } });
+    const list = caps([], member(), 'user', c);
+    expect(list).not.toContain('typing-events');
+    expect(list).not.toContain('send-reaction');
+    expect(list).not.toContain('send-reply');
+    expect(list).toContain('send-message');
   });
 });

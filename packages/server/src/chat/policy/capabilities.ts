@@ -1,76 +1,63 @@
-import { FROZEN_REMOVES, type Capability } from '@caseroom/protocol';
+import {
+  DEFAULT_CHANNEL_TYPE_SETTINGS,
+  FROZEN_REMOVES,
+  type Capability,
+  type ChannelTypeSettings,
+  type PermissionRule,
+} from '@caseroom/protocol';
 import type { ChannelRow, MemberRow } from '../store/rows.js';
+import { grantedCapabilities } from './rules.js';
 
-/** What every member may do in a channel. */
-const MEMBER: readonly Capability[] = [
-  'send-message',
-  'send-reply',
-  'upload-file',
-  'send-links',
-  'send-poll',
-  'send-reaction',
-  'read-events',
-  'typing-events',
-  'quote-message',
-  'pin-message',
-  'flag-message',
-  'update-own-message',
-  'delete-own-message',
-  'mute-channel',
-  'leave-channel',
-  'send-custom-events',
-  'search-messages',
-  'share-location',
-  'cast-poll-vote',
-  'query-poll-votes',
-];
-
-/** Channel owners (creators) also manage the channel and its members. */
-const OWNER: readonly Capability[] = [
-  ...MEMBER,
-  'update-channel',
-  'update-channel-members',
-  'delete-channel',
-];
-
-/** Moderators (and global admins) also act on anyone's messages. */
-const MODERATOR: readonly Capability[] = [
-  ...OWNER,
-  'update-any-message',
-  'delete-any-message',
-  'freeze-channel',
-  'set-channel-cooldown',
-  'skip-slow-mode',
-  'ban-channel-members',
-];
-
-/** The viewer of a channel: their global role and their membership (undefined = not a member). */
+/** The viewer of a channel: their global role, their membership (undefined = not a member) and the rules in force. */
 export interface ChannelViewer {
   role: string;
   member: MemberRow | undefined;
+  rules: readonly PermissionRule[];
+}
+
+/** Channel-type settings that switch a capability off for every channel of the type. */
+const SETTING_GATES: ReadonlyArray<[keyof ChannelTypeSettings, Capability]> = [
+  ['typing_events', 'typing-events'],
+  ['read_events', 'read-events'],
+  ['replies', 'send-reply'],
+  ['reactions', 'send-reaction'],
+  ['uploads', 'upload-file'],
+  ['search', 'search-messages'],
+  ['mutes', 'mute-channel'],
+];
+
+/** A channel type's settings: the stored differences over the defaults. */
+export function typeSettings(channel: Pick<ChannelRow, 'config'>): ChannelTypeSettings {
+  return { ...DEFAULT_CHANNEL_TYPE_SETTINGS, ...(channel.config ?? {}) };
+}
+
+/** True when the viewer may read the channel (its messages, members, events): a member, not banned, not a pending invitee. */
+export function canReadChannel(viewer: Pick<ChannelViewer, 'member'>): boolean {
+  const m = viewer.member;
+  if (!m || m.banned) return false;
+  return !m.invited || m.invite_accepted_at !== null;
 }
 
 /**
- * `own_capabilities` of one viewer in one channel (chat-spec §6). Non-members get none, whatever their global
- * role: in `messaging` channels only members read or write (a global admin is a moderator where a member). Frozen channels lose the send capabilities; slow mode shows as
- * `slow-mode` unless the viewer may skip it.
+ * `own_capabilities` of one viewer in one channel (chat-spec §6): the permission rules decide each capability for
+ * the viewer's roles (global role and channel role); only readers get any (a global admin who is not a member gets
+ * none). Type settings switch some off (typing, read events, replies, reactions, uploads, search, mutes), frozen
+ * channels lose the send capabilities, and slow mode shows as `slow-mode` unless the viewer may skip it.
  */
 export function ownCapabilities(channel: ChannelRow, viewer: ChannelViewer): Capability[] {
   const { member } = viewer;
-  let caps: readonly Capability[];
-  if (!member || member.banned) caps = [];
-  else if (viewer.role === 'admin' || member.channel_role === 'channel_moderator') caps = MODERATOR;
-  else if (member.channel_role === 'owner') caps = OWNER;
-  else caps = MEMBER;
-  let result = [...caps];
-  if (channel.frozen) result = result.filter((c) => !FROZEN_REMOVES.has(c));
-  if (channel.cooldown > 0 && result.includes('send-message') && !result.includes('skip-slow-mode')) {
-    result.push('slow-mode');
+  if (!member || !canReadChannel(viewer)) return [];
+  let caps = grantedCapabilities(viewer.rules, {
+    channelType: channel.type,
+    roles: new Set([viewer.role, member.channel_role]),
+    owner: member.channel_role === 'owner',
+  });
+  const settings = typeSettings(channel);
+  const off = new Set(SETTING_GATES.filter(([k]) => settings[k] === false).map(([, c]) => c));
+  caps = caps.filter((c) => !off.has(c));
+  if (channel.frozen) caps = caps.filter((c) => !FROZEN_REMOVES.has(c));
+  if (channel.cooldown > 0 && caps.includes('send-message') && !caps.includes('skip-slow-mode')) {
+    caps.push('slow-mode');
   }
-  return result;
-}
-
-/** True when the viewer may read the channel (its messages, members, events). */
-export function canReadChannel(viewer: ChannelViewer): boolean {
-  return viewer.member !== undefined && !viewer.member.banned;
+  return caps;
 }

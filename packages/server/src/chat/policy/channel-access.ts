@@ -4,6 +4,7 @@ import type { Actor } from '../context.js';
 import { notAllowed, notFound } from '../errors.js';
 import { getChannel, getMember } from '../store/channels.js';
 import type { ChannelRow } from '../store/rows.js';
+import { loadRules } from '../store/policy.js';
 import { getUser } from '../store/users.js';
 import { canReadChannel, ownCapabilities, type ChannelViewer } from './capabilities.js';
 
@@ -14,10 +15,23 @@ export interface ChannelAccess {
   caps: ReadonlySet<Capability> | undefined;
 }
 
-export async function viewerOf(q: Queryable, actor: Actor, cid: string): Promise<ChannelViewer | undefined> {
+export async function viewerOf(
+  q: Queryable,
+  actor: Actor,
+  channel: Pick<ChannelRow, 'cid' | 'type'>,
+): Promise<ChannelViewer | undefined> {
   if (actor.kind === 'server') return undefined;
-  const [user, member] = await Promise.all([getUser(q, actor.userId), getMember(q, cid, actor.userId)]);
-  return { role: user?.role ?? 'user', member };
+  // One after the other: `q` may be a transaction's single connection.
+  const user = await getUser(q, actor.userId);
+  const member = await getMember(q, channel.cid, actor.userId);
+  const rules = await loadRules(q, [channel.type]);
+  return { role: roleOf(actor, user), member, rules };
+}
+
+/** A user's global role; anonymous connections are always `anonymous`. */
+export function roleOf(actor: Actor, user: { role: string } | undefined): string {
+  if (actor.kind === 'user' && actor.anonymous) return 'anonymous';
+  return user?.role ?? 'user';
 }
 
 /**
@@ -31,7 +45,7 @@ export async function channelForActor(q: Queryable, actor: Actor, cid: string): 
 }
 
 export async function accessTo(q: Queryable, actor: Actor, channel: ChannelRow): Promise<ChannelAccess> {
-  const viewer = await viewerOf(q, actor, channel.cid);
+  const viewer = await viewerOf(q, actor, channel);
   if (!viewer) return { channel, viewer, caps: undefined };
   if (!canReadChannel(viewer)) {
     throw notAllowed(
@@ -46,4 +60,11 @@ export function requireCapability(access: ChannelAccess, cap: Capability, action
   if (access.caps && !access.caps.has(cap)) {
     throw notAllowed(`You are not allowed to ${action} in channel "${access.channel.cid}" (needs ${cap})`);
   }
+}
+
+/** Administration (permissions, roles, channel types, batch reads of other users) is for the server and global admins. */
+export async function requireAdmin(q: Queryable, actor: Actor, action: string): Promise<void> {
+  if (actor.kind === 'server') return;
+  const user = actor.anonymous ? undefined : await getUser(q, actor.userId);
+  if (user?.role !== 'admin') throw notAllowed(`only the server or an admin may ${action}`);
 }

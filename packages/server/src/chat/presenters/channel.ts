@@ -1,6 +1,6 @@
 import type { Channel, ChannelMember, ReadState } from '@caseroom/protocol';
 import { ownCapabilities, type ChannelViewer } from '../policy/capabilities.js';
-import { channelConfig } from '../policy/channel-types.js';
+import { presentConfig } from '../policy/channel-types.js';
 import type { MemberWithUser } from '../store/channels.js';
 import type { ChannelRow, MemberRow, UserRow } from '../store/rows.js';
 import { iso } from './time.js';
@@ -65,7 +65,7 @@ export function presentChannel(
     cooldown: row.cooldown,
     ...(row.truncated_at ? { truncated_at: iso(row.truncated_at) } : {}),
     ...(member ? { hidden: member.hidden, muted: member.muted } : {}),
-    config: channelConfig(row.type),
+    config: presentConfig(row),
     own_capabilities: viewer ? ownCapabilities(row, viewer) : [],
   };
 }

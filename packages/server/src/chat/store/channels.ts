@@ -2,7 +2,8 @@ import type { Queryable } from '../../platform/db.js';
 import type { ChannelRow, MemberRow, UserRow } from './rows.js';
 
 /** Channel columns plus the computed member count, for `FROM chat_channels c`. */
-export const CHANNEL_COLUMNS = `c.*, (SELECT count(*) FROM chat_members mc WHERE mc.cid = c.cid)::int AS member_count`;
+export const CHANNEL_COLUMNS = `c.*, (SELECT count(*) FROM chat_members mc WHERE mc.cid = c.cid)::int AS member_count,
+  coalesce((SELECT t.config FROM chat_channel_types t WHERE t.name = c.type), '{}'::jsonb) AS config`;
 
 export async function getChannel(q: Queryable, cid: string): Promise<ChannelRow | undefined> {
   const { rows } = await q.query<ChannelRow>(
@@ -42,10 +43,18 @@ export async function getMemberships(
   return map;
 }
 
+/** SQL condition on a member row `m` (or the table itself): may read the channel and receive its events. */
+export const READER = `NOT banned AND (NOT invited OR invite_accepted_at IS NOT NULL)`;
+
+/**
+ * The audience of a channel's events: members who may read it (not banned, not a pending or rejected invitee).
+ * Every channel event goes to this list and nobody else (policy/capabilities `canReadChannel` says the same).
+ */
 export async function memberIds(q: Queryable, cid: string): Promise<string[]> {
-  const { rows } = await q.query<{ user_id: string }>('SELECT user_id FROM chat_members WHERE cid = $1', [
-    cid,
-  ]);
+  const { rows } = await q.query<{ user_id: string }>(
+    `SELECT user_id FROM chat_members WHERE cid = $1 AND ${READER}`,
+    [cid],
+  );
   return rows.map((r) => r.user_id);
 }
 

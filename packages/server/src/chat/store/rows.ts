@@ -1,3 +1,5 @@
+import type { ChannelTypeSettings, PermissionRule } from '@caseroom/protocol';
+
 /** Rows of the chat tables as the database answers them (see migrations/0002_chat.sql). */
 
 export interface UserRow {
@@ -33,6 +35,29 @@ export interface ChannelRow {
   deleted_at: Date | null;
   /** Computed by the loaders. */
   member_count: number;
+  /** The channel type's stored settings (differences over the defaults), joined by the loaders. */
+  config: Partial<ChannelTypeSettings>;
+}
+
+export interface ChannelTypeRow {
+  name: string;
+  config: Partial<ChannelTypeSettings>;
+  builtin: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type PermissionRow = Omit<PermissionRule, 'created_at' | 'updated_at'> & {
+  created_at: Date;
+  updated_at: Date;
+};
+
+export interface RoleRow {
+  name: string;
+  scope: 'global' | 'channel';
+  custom: boolean;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export interface MemberRow {

@@ -6,6 +6,8 @@ import { presentMessage } from '../presenters/message.js';
 import { getMemberships, listMembers } from '../store/channels.js';
 import { listMessages, loadLookups } from '../store/messages.js';
 import type { ChannelRow, MessageRow } from '../store/rows.js';
+import { roleOf } from '../policy/channel-access.js';
+import { loadRules } from '../store/policy.js';
 import { getUsers } from '../store/users.js';
 
 /** Members listed in a channel state unless asked otherwise. */
@@ -39,7 +41,13 @@ export async function channelStates(
     q,
     channels.flatMap((c) => (c.created_by_id ? [c.created_by_id] : [])),
   );
-  const viewerRole = viewerId ? ((await getUsers(q, [viewerId])).get(viewerId)?.role ?? 'user') : 'admin';
+  const viewerRole = roleOf(actor, viewerId ? (await getUsers(q, [viewerId])).get(viewerId) : undefined);
+  const rules = viewerId
+    ? await loadRules(
+        q,
+        channels.map((c) => c.type),
+      )
+    : [];
   const messagesByCid = new Map<string, MessageRow[]>();
   const pinnedByCid = new Map<string, MessageRow[]>();
   for (const c of channels) {
@@ -57,7 +65,7 @@ export async function channelStates(
   const lookups = await loadLookups(q, allRows, viewerId);
   return channels.map((c) => {
     const membership = memberships.get(c.cid);
-    const viewer = viewerId ? { role: viewerRole, member: membership } : undefined;
+    const viewer = viewerId ? { role: viewerRole, member: membership, rules } : undefined;
     const list = members.get(c.cid) ?? [];
     const creator = c.created_by_id ? creators.get(c.created_by_id) : undefined;
     return {

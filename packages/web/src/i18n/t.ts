@@ -1,10 +1,63 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
 import { en, type MessageKey } from './en';
+import { nb } from './nb';
 
 export type { MessageKey };
 
-/** Translates `key`, filling `{param}` placeholders. English is the only language until issue 3. */
+/** The languages the interface speaks; English is complete and the fallback for every missing text. */
+export const LANGUAGES = { en: 'English', nb: 'Norsk bokmål' } as const;
+export type Language = keyof typeof LANGUAGES;
+
+const STORAGE_KEY = 'caseroom.language';
+
+/** The saved choice, else the browser's first supported language (`nb-NO`, `no`, `nn` -> `nb`), else English. */
+export function detectLanguage(): Language {
+  const candidates: string[] = [];
+  try {
+    const saved = localStorage.getItem(STORAGE_KEY);
+    if (saved) candidates.push(saved);
+  } catch {
+    // storage unavailable: use the browser's languages
+  }
+  if (typeof navigator !== 'undefined') candidates.push(...(navigator.languages ?? [navigator.language]));
+  for (const tag of candidates) {
+    const base = tag.toLowerCase().split('-')[0] ?? '';
+    if (base === 'nb' || base === 'no' || base === 'nn') return 'nb';
+    if (base === 'en') return 'en';
+  }
+  return 'en';
+}
+
+/**
+ * i18next with our flat keys (`login.title`) and `{name}` placeholders; React re-renders through
+ * react-i18next when the language changes.
+ */
+void i18next.use(initReactI18next).init({
+  resources: { en: { translation: en }, nb: { translation: nb } },
+  lng: detectLanguage(),
+  fallbackLng: 'en',
+  keySeparator: false,
+  nsSeparator: false,
+  interpolation: { escapeValue: false, prefix: '{', suffix: '}' },
+  initAsync: false,
+  returnNull: false,
+});
+
+export const i18n = i18next;
+
+/** Switches the interface language and remembers the choice on this device. */
+export async function setLanguage(language: Language): Promise<void> {
+  try {
+    localStorage.setItem(STORAGE_KEY, language);
+  } catch {
+    // not remembered; still switched
+  }
+  await i18next.changeLanguage(language);
+  document.documentElement.lang = language;
+}
+
+/** Translates `key`, filling `{param}` placeholders; missing texts come from English. */
 export function t(key: MessageKey, params?: Record<string, string | number>): string {
-  const text: string = en[key];
-  if (!params) return text;
-  return text.replace(/\{(\w+)\}/g, (match, name: string) => (name in params ? String(params[name]) : match));
+  return i18next.t(key, params ?? {});
 }

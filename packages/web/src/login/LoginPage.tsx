@@ -1,61 +1,131 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
-import { ApiError } from '../api/http';
-import { t } from '../i18n/t';
+import { apiPost } from '../api/http';
+import { LANGUAGES, setLanguage, t, type Language } from '../i18n/t';
 import { session } from '../session/session';
 import { useSession } from '../session/useSession';
+import { Toaster } from '../ui/toast';
 import { useDocumentTitle } from '../ui/useDocumentTitle';
+import { describeAuthError } from './errors';
 import { safeRedirect } from './redirect';
+import { SocialButtons } from './SocialButtons';
+import './login.css';
 
-/** `/`: e-mail + password sign-in; honours `?redirectTo=`; a signed-in visitor goes straight on. */
+/** Must match the server's minimum (better-auth `minPasswordLength`). */
+export const MIN_PASSWORD_LENGTH = 8;
+
+type Mode = 'sign-in' | 'sign-up' | 'magic' | 'forgot';
+
+/**
+ * `/`: sign in (e-mail + password, magic link, Google/Microsoft/Apple), sign up, forgot password. Honours
+ * `?redirectTo=`; a signed-in visitor goes straight on.
+ */
 export function LoginPage() {
+  useTranslation(); // re-render on language change
   const state = useSession();
   const [params] = useSearchParams();
   const target = safeRedirect(params.get('redirectTo'));
   const navigate = useNavigate();
+  const [mode, setMode] = useState<Mode>('sign-in');
+  const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const errorId = useId();
-  useDocumentTitle(t('login.title'));
+  const title = {
+    'sign-in': 'login.title',
+    'sign-up': 'signUp.title',
+    magic: 'magic.title',
+    forgot: 'forgot.title',
+  } as const;
+  useDocumentTitle(t(title[mode]));
+  useEffect(() => {
+    if (params.get('socialError')) setError(t('login.error.generic', { message: params.get('error') ?? '' }));
+  }, [params]);
 
   if (state.status === 'signed-in' && !busy) return <Navigate to={target} replace />;
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (!email.trim() || !password) {
-      setError(t('login.error.missing'));
-      return;
-    }
+  function switchTo(next: Mode) {
+    setMode(next);
+    setError(null);
+    setNotice(null);
+  }
+
+  async function run(action: () => Promise<void>) {
     setBusy(true);
     setError(null);
+    setNotice(null);
     try {
-      await session.signInWithEmail(email.trim(), password);
-      navigate(target, { replace: true });
+      await action();
     } catch (err) {
-      setError(describeSignInError(err));
+      setError(describeAuthError(err));
+    } finally {
       setBusy(false);
     }
   }
 
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const address = email.trim();
+    if (mode === 'sign-in') {
+      if (!address || !password) return setError(t('login.error.missing'));
+      void run(async () => {
+        await session.signInWithEmail(address, password);
+        navigate(target, { replace: true });
+      });
+    } else if (mode === 'sign-up') {
+      if (!address || !password || !name.trim()) return setError(t('signUp.error.missing'));
+      if (password.length < MIN_PASSWORD_LENGTH)
+        return setError(t('signUp.error.short', { min: MIN_PASSWORD_LENGTH }));
+      void run(async () => {
+        await session.signUp(name.trim(), address, password);
+        navigate(target, { replace: true });
+      });
+    } else if (mode === 'magic') {
+      if (!address) return setError(t('login.error.missing'));
+      void run(async () => {
+        await session.sendMagicLink(address, target);
+        setNotice(t('magic.sent', { email: address }));
+      });
+    } else {
+      if (!address) return setError(t('login.error.missing'));
+      void run(async () => {
+        await apiPost('/api/auth/request-password-reset', { email: address, redirectTo: '/auth/reset' });
+        setNotice(t('forgot.sent', { email: address }));
+      });
+    }
+  }
+
+  const submit = {
+    'sign-in': busy ? t('login.submitting') : t('login.submit'),
+    'sign-up': busy ? t('signUp.submitting') : t('signUp.submit'),
+    magic: t('magic.submit'),
+    forgot: t('forgot.submit'),
+  }[mode];
+  const described = error ? errorId : undefined;
+
   return (
     <main className="login">
-      <form className="login-card" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <h1 className="login-title">{t('login.title')}</h1>
-        <p className="login-subtitle">{t('login.subtitle')}</p>
-        {state.status === 'signed-out' && state.reason === 'logout' ? (
+      <Toaster />
+      <form className="login-card" onSubmit={onSubmit} noValidate>
+        <h1 className="login-title">{t(title[mode])}</h1>
+        <p className="login-subtitle">
+          {mode === 'magic' ? t('magic.intro') : mode === 'forgot' ? t('forgot.intro') : t('login.subtitle')}
+        </p>
+        {state.status === 'signed-out' && state.reason === 'logout' && mode === 'sign-in' ? (
           <p className="login-notice" role="status">
             {t('login.signedOut')}
           </p>
         ) : null}
-        {state.status === 'loading' ? (
-          <p className="muted" role="status">
-            {t('app.loading')}
-          </p>
+        {mode === 'sign-up' ? (
+          <Field label={t('signUp.name')}>
+            <input name="name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
+          </Field>
         ) : null}
-        <label className="field">
-          <span className="field-label">{t('login.email')}</span>
+        <Field label={t('login.email')}>
           <input
             type="email"
             name="email"
@@ -65,43 +135,96 @@ export function LoginPage() {
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
+            aria-describedby={described}
           />
-        </label>
-        <label className="field">
-          <span className="field-label">{t('login.password')}</span>
-          <input
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
-          />
-        </label>
+        </Field>
+        {mode === 'sign-in' || mode === 'sign-up' ? (
+          <Field
+            label={t('login.password')}
+            hint={mode === 'sign-up' ? t('signUp.passwordHint', { min: MIN_PASSWORD_LENGTH }) : undefined}
+          >
+            <input
+              type="password"
+              name="password"
+              autoComplete={mode === 'sign-up' ? 'new-password' : 'current-password'}
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={described}
+            />
+          </Field>
+        ) : null}
         {error ? (
           <p id={errorId} className="form-error" role="alert">
             {error}
           </p>
         ) : null}
+        {notice ? (
+          <p className="login-notice" role="status">
+            {notice}
+          </p>
+        ) : null}
         <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? t('login.submitting') : t('login.submit')}
+          {submit}
         </button>
+        {mode === 'sign-in' || mode === 'sign-up' ? (
+          <>
+            <SocialButtons mode={mode} redirectTo={target} />
+            <nav className="login-links" aria-label={t('login.or')}>
+              {mode === 'sign-in' ? (
+                <>
+                  <button type="button" className="link-button" onClick={() => switchTo('magic')}>
+                    {t('login.magicLink')}
+                  </button>
+                  <button type="button" className="link-button" onClick={() => switchTo('forgot')}>
+                    {t('login.forgot')}
+                  </button>
+                  <button type="button" className="link-button" onClick={() => switchTo('sign-up')}>
+                    {t('login.toSignUp')}
+                  </button>
+                </>
+              ) : (
+                <button type="button" className="link-button" onClick={() => switchTo('sign-in')}>
+                  {t('login.toSignIn')}
+                </button>
+              )}
+            </nav>
+          </>
+        ) : (
+          <button type="button" className="link-button" onClick={() => switchTo('sign-in')}>
+            {t('login.back')}
+          </button>
+        )}
+        <LanguagePicker />
       </form>
     </main>
   );
 }
 
-function describeSignInError(err: unknown): string {
-  if (err instanceof ApiError) {
-    if (err.isNetworkError) return t('login.error.network');
-    if (err.toast) return err.toast;
-    if (err.httpStatus === 401) return t('login.error.invalid');
-    if (err.httpStatus === 429) return t('login.error.rateLimited');
-    if (err.httpStatus >= 400 && err.httpStatus < 500) return err.message;
-    return t('login.error.generic', { message: err.message });
-  }
-  return t('login.error.generic', { message: err instanceof Error ? err.message : String(err) });
+function Field({ label, hint, children }: { label: string; hint?: string | undefined; children: ReactNode }) {
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      {children}
+      {hint ? <span className="field-hint">{hint}</span> : null}
+    </label>
+  );
+}
+
+/** The interface language (English is the fallback for anything not translated). */
+export function LanguagePicker() {
+  const { i18n } = useTranslation();
+  return (
+    <label className="field field-inline">
+      <span className="field-label">{t('login.language')}</span>
+      <select value={i18n.language} onChange={(e) => void setLanguage(e.target.value as Language)}>
+        {Object.entries(LANGUAGES).map(([code, label]) => (
+          <option key={code} value={code}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
 }

@@ -1,5 +1,18 @@
 import type { MeResponse } from '@caseroom/protocol';
-import { ApiError, apiGet, apiPost, apiRequest, sessionToken, setUnauthorizedHandler } from '../api/http';
+import {
+  ApiError,
+  apiGet,
+  apiPost,
+  apiRequest,
+  callFunction,
+  sessionToken,
+  setUnauthorizedHandler,
+} from '../api/http';
+
+/** Local-storage key of the address a magic link was sent to (product-spec §4). */
+export const MAGIC_LINK_EMAIL_KEY = 'magicLinkEmail';
+
+export type SocialProvider = 'google' | 'microsoft' | 'apple';
 
 /** Who is using the app: unknown while `/api/me` loads, then signed in or out. */
 export type SessionState =
@@ -65,12 +78,85 @@ export const session = {
     const body = (await response.json().catch(() => ({}))) as { token?: string };
     const token = response.headers.get('set-auth-token') ?? body.token;
     if (token) sessionToken.set(token);
+    // The user record's lastLogin (or creation, for an account made elsewhere); a failure is not fatal here.
+    await callFunction('users-completeSignIn', { mode: 'sign-in' }).catch(() => undefined);
     await session.refresh();
     if (state.status !== 'signed-in') {
       // Signed in, yet the session did not load: a server or network fault, not wrong credentials.
       const reason = state.status === 'error' ? state.error : 'the session did not load';
       throw new ApiError(reason, state.status === 'error' ? 0 : 500);
     }
+  },
+
+  /** Creates an e-mail + password account (a verification mail goes out), signs in and loads the user. */
+  async signUp(name: string, email: string, password: string): Promise<void> {
+    sessionToken.clear();
+    const response = await apiRequest('/api/auth/sign-up/email', {
+      method: 'POST',
+      body: JSON.stringify({ name, email, password }),
+    });
+    await adopt(response);
+    await session.completeSignIn('sign-up');
+  },
+
+  /** E-mails a sign-in link; remembers the address here for when the link is opened on this device. */
+  async sendMagicLink(email: string, state?: string): Promise<void> {
+    await apiPost('/api/auth/sign-in/magic-link', { email, ...(state ? { metadata: { state } } : {}) });
+    localStorage.setItem(MAGIC_LINK_EMAIL_KEY, email);
+  },
+
+  /** Signs in with a magic link's token and the address it was sent to. Throws `ApiError` on refusal. */
+  async signInWithMagicLink(token: string, email: string): Promise<void> {
+    sessionToken.clear();
+    const query = new URLSearchParams({ token, email });
+    // A used or expired link answers a redirect (to an error page): not followed, it is a refusal.
+    const response = await fetch(`/api/auth/magic-link/verify?${query.toString()}`, { redirect: 'manual' });
+    if (
+      response.type === 'opaqueredirect' ||
+      response.status === 0 ||
+      (response.status >= 300 && response.status < 400)
+    )
+      throw new ApiError('INVALID_TOKEN', 400, 'INVALID_TOKEN');
+    if (!response.ok) {
+      const body = (await response.json().catch(() => ({}))) as { code?: string; message?: string };
+      throw new ApiError(body.message ?? 'Sign-in failed', response.status, body.code);
+    }
+    await adopt(response);
+    localStorage.removeItem(MAGIC_LINK_EMAIL_KEY);
+    await session.completeSignIn('sign-up');
+  },
+
+  /**
+   * The login flow's second step: creates the user record of a new account, stamps lastLogin otherwise; in
+   * sign-in-only mode a just-created social account is refused ('Account not found', with a toast).
+   */
+  async completeSignIn(mode: 'sign-in' | 'sign-up'): Promise<void> {
+    try {
+      await callFunction('users-completeSignIn', { mode });
+    } catch (err) {
+      sessionToken.clear();
+      setState({ status: 'signed-out' });
+      throw err;
+    }
+    await session.refresh();
+    if (state.status !== 'signed-in') throw new ApiError('Account not loaded', 500);
+  },
+
+  /** Leaves for the provider (OpenID Connect); it comes back to `/auth/complete`. */
+  async startSocial(
+    provider: SocialProvider,
+    mode: 'sign-in' | 'sign-up',
+    redirectTo: string,
+  ): Promise<void> {
+    const back = (m: string) => `/auth/complete?${new URLSearchParams({ mode: m, redirectTo }).toString()}`;
+    const answer = await apiPost<{ url?: string }>('/api/auth/sign-in/social', {
+      provider,
+      callbackURL: back('sign-in'),
+      newUserCallbackURL: back(mode),
+      errorCallbackURL: '/?socialError=1',
+      disableRedirect: true,
+    });
+    if (answer?.url) window.location.assign(answer.url);
   },
 
   /** Ends the session on the server (best effort) and forgets it here. */
@@ -84,6 +170,13 @@ export const session = {
     setState({ status: 'signed-out', reason: 'logout' });
   },
 };
+
+/** Keeps the bearer token of a sign-in answer and loads the user. */
+async function adopt(response: Response): Promise<void> {
+  const body = (await response.json().catch(() => ({}))) as { token?: string };
+  const token = response.headers.get('set-auth-token') ?? body.token;
+  if (token) sessionToken.set(token);
+}
 
 function fetchSignIn(email: string, password: string): Promise<Response> {
   // A stale bearer token must not ride along on a fresh sign-in.

@@ -1,0 +1,19 @@
+import { ApiError } from '../api/http';
+import { t } from '../i18n/t';
+
+/** The text to show for a failed auth call: the server's toast first, then what the status means. */
+export function describeAuthError(err: unknown): string {
+  if (err instanceof ApiError) {
+    if (err.isNetworkError) return t('login.error.network');
+    if (err.toast) return err.toast;
+    if (err.httpStatus === 429) return t('error.rateLimited');
+    if (err.httpStatus === 401) return t('login.error.invalid');
+    if (err.code === 'USER_ALREADY_EXISTS' || err.code === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL')
+      return t('signUp.error.exists');
+    if (err.code === 'EMAIL_MISMATCH') return t('magic.error.mismatch');
+    if (err.code === 'INVALID_TOKEN') return t('magic.error.invalid');
+    if (err.httpStatus >= 400 && err.httpStatus < 500) return err.message;
+    return t('error.generic', { message: err.message });
+  }
+  return t('error.generic', { message: err instanceof Error ? err.message : String(err) });
+}

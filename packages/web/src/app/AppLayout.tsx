@@ -3,6 +3,7 @@ import { Navigate, Outlet, useLocation, useMatch } from 'react-router-dom';
 import type { MeResponse } from '@caseroom/protocol';
 import { ChannelList } from '../chat/ChannelList';
 import { useChat } from '../chat/ChatContext';
+import type { ChatOutletContext } from '../chat/ChannelView';
 import { ChatProvider } from '../chat/ChatProvider';
 import { ConnectionBanner } from '../chat/ConnectionBanner';
 import { t } from '../i18n/t';
@@ -82,7 +83,7 @@ function AppShell({ me }: { me: MeResponse }) {
           ) : null}
         </aside>
         <main className="chat-main" id="main">
-          <Outlet />
+          <Outlet context={{ caseplanId: selected?.id ?? null } satisfies ChatOutletContext} />
         </main>
       </div>
     </div>

@@ -1,19 +1,37 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
-import type { ChatClient } from '@caseroom/sdk';
+import { useCallback, useState } from 'react';
+import { useNavigate, useOutletContext, useParams } from 'react-router-dom';
 import { t } from '../i18n/t';
+import { PlusIcon } from '../ui/icons';
 import { useDocumentTitle } from '../ui/useDocumentTitle';
-import { channelTitle, memberName, otherMembers } from './channelInfo';
+import { useMediaQuery } from '../ui/useMediaQuery';
+import { ChannelPanel } from './channel/ChannelPanel';
+import { channelCaseplans } from './channelInfo';
 import { useChat } from './ChatContext';
-import { MessageComposer } from './MessageComposer';
-import { MessageList } from './MessageList';
-import type { ChatMessage } from './sdkTypes';
+import { ChatPopup } from './ChatPopup';
+import { StartChatDialog } from './start/StartChatDialog';
 import { useStore } from './useStore';
+import './chat.css';
 
-/** Route `/app/chat/:channelType/:channelId`: one channel, watched live, with its composer. */
+/** What the app shell hands to the chat routes. */
+export interface ChatOutletContext {
+  /** The case plan on screen; a channel not tied to it opens in the popup. */
+  caseplanId: string | null;
+}
+
+/** product-spec §9: the popup is used under 576 px. */
+export const POPUP_QUERY = '(max-width: 575.98px)';
+
+/**
+ * Route `/app/chat/:channelType/:channelId`: the channel in the chat pane, or in the popup (product-spec §2)
+ * when the screen is under 576 px, or the channel's case plans do not include the visible case plan.
+ */
 export function ChannelRoute() {
   const { channelType = 'messaging', channelId = '' } = useParams();
   const chat = useChat();
+  const navigate = useNavigate();
+  const outlet = useOutletContext<ChatOutletContext | undefined>();
+  const narrow = useMediaQuery(POPUP_QUERY);
+  const close = useCallback(() => void navigate('/app'), [navigate]);
   if (chat.status !== 'ready') {
     return (
       <p className="panel-message muted" role="status">
@@ -21,112 +39,69 @@ export function ChannelRoute() {
       </p>
     );
   }
+  const key = `${channelType}:${channelId}`;
   return (
-    <ChannelView
-      key={`${channelType}:${channelId}`}
-      client={chat.client}
-      viewerId={chat.userId}
-      type={channelType}
-      id={channelId}
+    <RoutedChannel
+      key={key}
+      narrow={narrow}
+      caseplanId={outlet?.caseplanId ?? null}
+      onClose={close}
+      {...{ client: chat.client, viewerId: chat.userId, type: channelType, id: channelId }}
     />
   );
 }
 
-interface ChannelViewProps {
-  client: ChatClient;
+interface RoutedChannelProps {
+  client: NonNullable<Extract<ReturnType<typeof useChat>, { status: 'ready' }>['client']>;
   viewerId: string;
   type: string;
   id: string;
+  narrow: boolean;
+  caseplanId: string | null;
+  onClose: () => void;
 }
 
-export function ChannelView({ client, viewerId, type, id }: ChannelViewProps) {
-  const channel = useMemo(() => client.channel(type, id), [client, type, id]);
-  const [watchError, setWatchError] = useState<string | null>(null);
-  useEffect(() => {
-    // The active channel is the one the SDK re-watches after a reconnect and keeps marked read.
-    client.setActiveChannel(channel);
-    channel.watch().catch((err: unknown) => setWatchError(err instanceof Error ? err.message : String(err)));
-    return () => {
-      if (client.activeChannel.getSnapshot() === channel) client.setActiveChannel(undefined);
-    };
-  }, [client, channel]);
-  const state = useStore(channel.state);
-
-  // Seeing the newest messages reads them (throttled by the SDK).
-  const newest = state.messages[state.messages.length - 1]?.id;
-  useEffect(() => {
-    if (newest && state.channel && document.visibilityState === 'visible') channel.markRead();
-  }, [channel, newest, state.channel]);
-
-  const title = channelTitle(state.channel, state.members, viewerId, t('chat.channel.untitled'));
-  useDocumentTitle(title);
-  const others = otherMembers(state.members, viewerId).map(memberName);
-  const error = state.error ?? watchError;
-  const canSend = channel.can('send-message');
-  const loadOlder = useCallback(() => void channel.loadPrev().catch(() => undefined), [channel]);
-  const retry = useCallback(
-    (message: ChatMessage) => void channel.resendMessage(message).catch(() => undefined),
-    [channel],
+function RoutedChannel({ narrow, caseplanId, onClose, ...channel }: RoutedChannelProps) {
+  const state = useStore(channel.client.channel(channel.type, channel.id).state);
+  const caseplans = channelCaseplans(state.channel);
+  const elsewhere = Boolean(
+    caseplanId && state.channel && caseplans.length > 0 && !caseplans.includes(caseplanId),
   );
-  const typingNames = Object.values(state.typing)
-    .filter((entry) => !entry.parent_id && entry.user.id !== viewerId)
-    .map((entry) => entry.user.name?.trim() || entry.user.id);
-
-  return (
-    <section className="channel" aria-labelledby="channel-title">
-      <header className="channel-header">
-        <Link to="/app" className="channel-back">
-          <span aria-hidden="true">←</span> {t('chat.channel.back')}
-        </Link>
-        <div className="channel-heading">
-          <h2 id="channel-title" className="channel-title">
-            {title}
-          </h2>
-          {others.length > 1 ? (
-            <p className="channel-members muted">{t('chat.channel.members', { names: others.join(', ') })}</p>
-          ) : null}
-        </div>
-      </header>
-      {error && state.messages.length === 0 ? (
-        <div className="panel-message" role="alert">
-          <p>{t('chat.channel.error')}</p>
-          <p className="muted">{error}</p>
-        </div>
-      ) : (
-        <MessageList
-          messages={state.messages}
-          viewerId={viewerId}
-          loading={state.loading || !state.channel}
-          hasPrev={state.hasPrev}
-          loadingOlder={state.loadState === 'loading-top'}
-          onLoadOlder={loadOlder}
-          onRetry={retry}
-        />
-      )}
-      <TypingIndicator names={typingNames} />
-      {state.channel ? <MessageComposer channel={channel} canSend={canSend} /> : null}
-    </section>
-  );
+  if (narrow || elsewhere) {
+    return (
+      <>
+        <NoChannel />
+        <ChatPopup {...channel} onClose={onClose} />
+      </>
+    );
+  }
+  return <ChannelPanel {...channel} onBack={onClose} />;
 }
 
-function TypingIndicator({ names }: { names: string[] }) {
-  return (
-    <p className="typing muted" aria-live="polite">
-      {names.length === 0
-        ? ''
-        : names.length === 1
-          ? t('chat.typing.one', { name: names[0] ?? '' })
-          : t('chat.typing.many', { names: names.join(', ') })}
-    </p>
-  );
-}
-
-/** Route `/app` without a channel (product-spec §2, "Chat messenger screen"). */
+/** Route `/app` without a channel (product-spec §2, "Chat messenger screen"), with "start a new chat". */
 export function NoChannel() {
   useDocumentTitle(t('chat.channels.title'));
+  const chat = useChat();
+  const navigate = useNavigate();
+  const [starting, setStarting] = useState(false);
   return (
     <div className="no-channel">
       <p>{t('chat.noChannel')}</p>
+      {chat.status === 'ready' ? (
+        <button type="button" className="button button-primary" onClick={() => setStarting(true)}>
+          <PlusIcon /> {t('chat.start.open')}
+        </button>
+      ) : null}
+      {starting && chat.status === 'ready' ? (
+        <StartChatDialog
+          viewerId={chat.userId}
+          onClose={() => setStarting(false)}
+          onStarted={({ type, id }) => {
+            setStarting(false);
+            void navigate(`/app/chat/${encodeURIComponent(type)}/${encodeURIComponent(id)}`);
+          }}
+        />
+      ) : null}
     </div>
   );
 }

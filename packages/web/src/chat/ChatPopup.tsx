@@ -1,0 +1,40 @@
+import { useEffect, useId } from 'react';
+import type { ChatClient } from '@caseroom/sdk';
+import { Modal } from '../ui/Modal';
+import { ChannelPanel } from './channel/ChannelPanel';
+
+interface ChatPopupProps {
+  client: ChatClient;
+  viewerId: string;
+  type: string;
+  id: string;
+  onClose: () => void;
+}
+
+/**
+ * The chat popup (product-spec §2): a modal around the channel; it closes when the active channel changes to
+ * another one, and the channel is deselected when it goes (ChannelPanel's unmount).
+ */
+export function ChatPopup({ client, viewerId, type, id, onClose }: ChatPopupProps) {
+  const titleId = useId();
+  useEffect(
+    () =>
+      client.activeChannel.subscribe(() => {
+        const active = client.activeChannel.getSnapshot();
+        if (active && active.cid !== undefined && active.cid !== `${type}:${id}`) onClose();
+      }),
+    [client, type, id, onClose],
+  );
+  return (
+    <Modal title="" onClose={onClose} className="chat-popup" bare={{ titleId }}>
+      <ChannelPanel
+        client={client}
+        viewerId={viewerId}
+        type={type}
+        id={id}
+        onClose={onClose}
+        titleId={titleId}
+      />
+    </Modal>
+  );
+}

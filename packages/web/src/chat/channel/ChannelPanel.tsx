@@ -1,0 +1,170 @@
+import { useCallback, useId, useMemo, useRef, useState } from 'react';
+import type { ChatClient } from '@caseroom/sdk';
+import { t } from '../../i18n/t';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { channelTitle } from '../channelInfo';
+import { Composer } from '../composer/Composer';
+import { ChannelHeader } from '../header/ChannelHeader';
+import { MessageList } from '../list/MessageList';
+import { MessageListContext, type MessageListContextValue } from '../list/MessageListContext';
+import type { ChatMessage } from '../sdkTypes';
+import { ThreadList } from '../threads/ThreadList';
+import { ThreadPanel } from '../threads/ThreadPanel';
+import { useStore } from '../useStore';
+import { useChannelWatch, useMarkRead } from './useChannelWatch';
+import '../chat.css';
+
+export interface ChannelPanelProps {
+  client: ChatClient;
+  viewerId: string;
+  type: string;
+  id: string;
+  /** Popup mode (product-spec §2): a close icon in the header. */
+  onClose?: (() => void) | undefined;
+  /** Narrow screens without popup: back to the channel list. */
+  onBack?: (() => void) | undefined;
+  /** The id for the title element (a popup names its dialog with it). */
+  titleId?: string | undefined;
+}
+
+/**
+ * The messenger screen with an active channel (product-spec §2): header, message list, notices (app level) and
+ * input; the thread panel or thread list beside the list on wide screens, over it on narrow ones.
+ */
+export function ChannelPanel({ client, viewerId, type, id, onClose, onBack, ...props }: ChannelPanelProps) {
+  const { channel, state, watchError, lastReadAtOpen } = useChannelWatch(client, type, id, viewerId);
+  const me = useStore(client.me);
+  const activeThread = useStore(client.threads.active);
+  const threadList = useStore(client.threads.state);
+  const [showThreads, setShowThreads] = useState(false);
+  const [atBottom, setAtBottom] = useState(true);
+  const [highlightedId, setHighlightedId] = useState<string | undefined>();
+  const input = useRef<HTMLTextAreaElement>(null);
+  const ownTitleId = useId();
+  const titleId = props.titleId ?? ownTitleId;
+  useMarkRead(channel, state, atBottom);
+
+  const title = channelTitle(state.channel, state.members, viewerId, t('chat.channel.untitled'));
+  useDocumentTitle(title);
+
+  const openThread = useCallback(
+    (message: ChatMessage) => {
+      setShowThreads(false);
+      client.threads.setActive(client.threads.thread(message, channel));
+    },
+    [client, channel],
+  );
+  const capabilities = state.channel?.own_capabilities;
+  const context = useMemo<MessageListContextValue>(
+    () => ({
+      client,
+      channel,
+      viewerId,
+      mode: 'main',
+      capabilities: capabilities ?? [],
+      composer: channel.composer,
+      focusComposer: () => input.current?.focus(),
+      openThread,
+      retry: (message) => void channel.resendMessage(message).catch(() => undefined),
+      highlightedId,
+    }),
+    [client, channel, viewerId, capabilities, openThread, highlightedId],
+  );
+
+  const error = state.error ?? watchError;
+  const typing = Object.values(state.typing)
+    .filter((entry) => !entry.parent_id && entry.user.id !== viewerId)
+    .map((entry) => entry.user);
+  const side = activeThread ? 'thread' : showThreads ? 'threads' : undefined;
+
+  return (
+    <section className="channel" aria-labelledby={titleId} data-side={side}>
+      {state.channel ? (
+        <ChannelHeader
+          channel={state.channel}
+          members={state.members}
+          viewerId={viewerId}
+          viewer={me}
+          title={title}
+          titleId={titleId}
+          onClose={onClose}
+          onBack={onBack}
+          threadsOpen={side !== undefined}
+          unreadThreads={threadList.unreadThreadCount}
+          onToggleThreads={() => {
+            if (side) {
+              client.threads.setActive(undefined);
+              setShowThreads(false);
+            } else setShowThreads(true);
+          }}
+        />
+      ) : (
+        <header className="channel-header">
+          <h2 id={titleId} className="channel-title">
+            {error ? t('chat.channel.error') : t('chat.channel.loading')}
+          </h2>
+        </header>
+      )}
+      <div className="channel-body">
+        <div className="channel-main">
+          {error && state.messages.length === 0 ? (
+            <div className="panel-message" role="alert">
+              <p>{t('chat.channel.error')}</p>
+              <p className="muted">{error}</p>
+            </div>
+          ) : (
+            <MessageListContext.Provider value={context}>
+              <MessageList
+                key={state.channel ? 'ready' : 'loading'}
+                mode="main"
+                messages={state.messages}
+                viewerId={viewerId}
+                loading={state.loading || !state.channel}
+                hasPrev={state.hasPrev}
+                hasNext={state.hasNext}
+                loadingTop={state.loadState === 'loading-top'}
+                loadingBottom={state.loadState === 'loading-bottom'}
+                onLoadPrev={() => void channel.loadPrev().catch(() => undefined)}
+                onLoadNext={() => void channel.loadNext().catch(() => undefined)}
+                onJumpToLatest={() => channel.jumpToLatest().catch(() => undefined)}
+                lastReadMessageId={lastReadAtOpen}
+                unreadCount={state.unreadCount}
+                read={state.read}
+                typing={typing}
+                onAtBottomChange={setAtBottom}
+                onHighlight={setHighlightedId}
+              />
+            </MessageListContext.Provider>
+          )}
+          {state.channel ? (
+            <Composer
+              composer={channel.composer}
+              mode="main"
+              inputRef={input}
+              autoFocus={!onClose && wideScreen()}
+            />
+          ) : null}
+        </div>
+        {activeThread ? (
+          <ThreadPanel
+            client={client}
+            thread={activeThread}
+            viewerId={viewerId}
+            onClose={() => client.threads.setActive(undefined)}
+          />
+        ) : showThreads ? (
+          <ThreadList
+            client={client}
+            channel={channel}
+            onOpen={openThread}
+            onClose={() => setShowThreads(false)}
+          />
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+function wideScreen(): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 721px)').matches;
+}

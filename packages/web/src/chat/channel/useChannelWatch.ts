@@ -1,0 +1,46 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ChatClient } from '@caseroom/sdk';
+import type { ChannelHandle, ChannelSnapshot } from '../sdkTypes';
+import { useStore } from '../useStore';
+
+/**
+ * Watches a channel while mounted and makes it the active one (the SDK re-watches it after a reconnect and keeps
+ * it marked read); answers its live state, a watch error, and the viewer's last read message as it was when the
+ * channel opened (the unread separator stays there while the channel is open).
+ */
+export function useChannelWatch(client: ChatClient, type: string, id: string, viewerId: string) {
+  const channel = useMemo(() => client.channel(type, id), [client, type, id]);
+  const [watchError, setWatchError] = useState<string | null>(null);
+  useEffect(() => {
+    client.setActiveChannel(channel);
+    channel.watch().catch((err: unknown) => setWatchError(err instanceof Error ? err.message : String(err)));
+    return () => {
+      client.threads.setActive(undefined);
+      if (client.activeChannel.getSnapshot() === channel) client.setActiveChannel(undefined);
+    };
+  }, [client, channel]);
+  const state = useStore(channel.state);
+  const lastReadAtOpen = useLastReadAtOpen(state, viewerId);
+  return { channel, state, watchError, lastReadAtOpen };
+}
+
+function useLastReadAtOpen(state: ChannelSnapshot, viewerId: string): string | undefined {
+  const captured = useRef<{ done: boolean; id?: string | undefined }>({ done: false });
+  if (!captured.current.done && state.channel && !state.loading) {
+    const read = state.read[viewerId];
+    captured.current = {
+      done: true,
+      id: state.unreadCount > 0 ? read?.last_read_message_id : undefined,
+    };
+  }
+  return captured.current.id;
+}
+
+/** Reads the newest messages while the reader is at the bottom of the latest set and the page is visible. */
+export function useMarkRead(channel: ChannelHandle, state: ChannelSnapshot, atBottom: boolean): void {
+  const newest = state.messages.at(-1)?.id;
+  useEffect(() => {
+    if (!newest || !state.channel || !atBottom || !state.isLatest) return;
+    if (document.visibilityState === 'visible') channel.markRead();
+  }, [channel, newest, state.channel, atBottom, state.isLatest]);
+}

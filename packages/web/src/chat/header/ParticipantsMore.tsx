@@ -1,0 +1,67 @@
+import { useCallback, useId, useRef, useState } from 'react';
+import { t } from '../../i18n/t';
+import { CloseIcon } from '../../ui/icons';
+import { useDismiss } from '../../ui/useDismiss';
+import type { Participant } from '../participants';
+import { ParticipantName } from './ParticipantName';
+
+/**
+ * '+ N more' and its 'All Participants' popup (product-spec §2): opens on hover with a mouse, on tap or
+ * click otherwise (and with the keyboard); closes with its close button, Escape or a click outside.
+ */
+export function ParticipantsMore({
+  participants,
+  more,
+}: {
+  participants: readonly Participant[];
+  more: number;
+}) {
+  const [open, setOpen] = useState(false);
+  const popup = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const popupId = useId();
+  const titleId = useId();
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(popup, open, close, toggle);
+
+  return (
+    <span className="participants-more">
+      <button
+        ref={toggle}
+        type="button"
+        className="link-button"
+        aria-expanded={open}
+        aria-controls={popupId}
+        onClick={() => setOpen((o) => !o)}
+        onPointerEnter={(event) => {
+          if (event.pointerType === 'mouse') setOpen(true);
+        }}
+      >
+        {t('chat.participants.more', { count: more })}
+      </button>
+      {open ? (
+        <div
+          ref={popup}
+          id={popupId}
+          className="popover participants-popup"
+          role="dialog"
+          aria-labelledby={titleId}
+        >
+          <div className="popover-header">
+            <h3 id={titleId}>{t('chat.participants.title')}</h3>
+            <button type="button" className="icon-button" aria-label={t('ui.close')} onClick={close}>
+              <CloseIcon />
+            </button>
+          </div>
+          <ul className="participants-list">
+            {participants.map((p) => (
+              <li key={p.id}>
+                <ParticipantName participant={p} full />
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </span>
+  );
+}

@@ -1,0 +1,284 @@
+import { forwardRef, useCallback, useEffect, useMemo, useRef, useState, type HTMLAttributes } from 'react';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import type { ChatUser, ReadState } from '@caseroom/protocol';
+import { groupPositions } from '@caseroom/sdk';
+import { t } from '../../i18n/t';
+import { MessageBubble } from '../message/MessageBubble';
+import type { ChatMessage } from '../sdkTypes';
+import { JumpToLatest, UnreadNotice } from './ListOverlays';
+import { ListPlaceholder, LoadingRow } from './ListSkeleton';
+import { listItems, readByNames, type ListItem } from './listItems';
+import { TypingIndicator } from './TypingIndicator';
+
+/** chat-spec §9: a jumped-to message is highlighted for 1000 ms. */
+export const HIGHLIGHT_MS = 1000;
+/** Far from zero so older pages can be put in front (react-virtuoso `firstItemIndex`). */
+const FIRST_INDEX = 1_000_000;
+
+export interface MessageListProps {
+  mode: 'main' | 'thread';
+  messages: readonly ChatMessage[];
+  viewerId: string;
+  /** The first load is running (skeleton). */
+  loading: boolean;
+  hasPrev: boolean;
+  hasNext: boolean;
+  loadingTop: boolean;
+  loadingBottom: boolean;
+  onLoadPrev: () => void;
+  onLoadNext: () => void;
+  /** Brings the newest messages (a jump away from the latest set). */
+  onJumpToLatest: () => Promise<void>;
+  /** The viewer's last read message when the list opened: the unread separator follows it. */
+  lastReadMessageId?: string | undefined;
+  unreadCount: number;
+  read: Readonly<Record<string, ReadState>>;
+  typing: readonly ChatUser[];
+  onAtBottomChange?: (atBottom: boolean) => void;
+  /** A message to scroll to and highlight (the seq makes repeats count). */
+  jump?: { id: string; seq: number } | undefined;
+  onHighlight: (id: string | undefined) => void;
+}
+
+type Row = ListItem<ChatMessage>;
+
+/**
+ * A virtualized message list (react-virtuoso) over the SDK's message window (chat-spec §2, §4): date and unread
+ * separators, group positions, loading rows top and bottom, the unread notice, the jump-to-latest button with a
+ * count, the typing line, read-by under the viewer's newest read message, and jump highlights.
+ */
+export function MessageList(props: MessageListProps) {
+  const { messages, viewerId, mode } = props;
+  const list = useRef<VirtuosoHandle>(null);
+  const [atBottom, setAtBottom] = useState(true);
+  const [dismissed, setDismissed] = useState(false);
+  const [unreadVisible, setUnreadVisible] = useState(true);
+  const [newWhileAway, setNewWhileAway] = useState(0);
+
+  const items = useMemo(
+    () =>
+      listItems(messages, { lastReadMessageId: dismissed ? undefined : props.lastReadMessageId, viewerId }),
+    [messages, props.lastReadMessageId, dismissed, viewerId],
+  );
+  const positions = useMemo(
+    () =>
+      groupPositions(messages, props.lastReadMessageId ? { lastReadMessageId: props.lastReadMessageId } : {}),
+    [messages, props.lastReadMessageId],
+  );
+  const readByText = useReadBy(messages, props.read, viewerId, mode);
+  const firstItemIndex = useFirstItemIndex(items);
+  const unreadIndex = items.findIndex((i) => i.kind === 'unread');
+  const unreadCount = unreadIndex >= 0 ? (items[unreadIndex] as { count: number }).count : 0;
+
+  // Count what arrives while the reader is away from the bottom.
+  const lastId = messages.at(-1)?.id;
+  const seenLast = useRef(lastId);
+  useEffect(() => {
+    if (lastId === seenLast.current) return;
+    seenLast.current = lastId;
+    if (!atBottom) setNewWhileAway((n) => n + 1);
+  }, [lastId, atBottom]);
+
+  const scrollToKey = useCallback(
+    (key: string) => {
+      const at = items.findIndex((i) => i.key === key);
+      if (at >= 0) list.current?.scrollToIndex({ index: at, align: 'center', behavior: 'auto' });
+      return at >= 0;
+    },
+    [items],
+  );
+
+  // Jumps: scroll to the message and highlight it for a second.
+  const { jump, onHighlight } = props;
+  useEffect(() => {
+    if (!jump || !scrollToKey(jump.id)) return;
+    onHighlight(jump.id);
+    const timer = setTimeout(() => onHighlight(undefined), HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [jump, scrollToKey, onHighlight]);
+
+  const toLatest = async () => {
+    setNewWhileAway(0);
+    if (props.hasNext) await props.onJumpToLatest();
+    list.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'auto' });
+  };
+
+  if (messages.length === 0) {
+    return (
+      <div className="message-list-wrap">
+        <ListPlaceholder loading={props.loading} mode={mode} />
+        <TypingIndicator users={props.typing} />
+      </div>
+    );
+  }
+
+  const initialIndex = unreadIndex >= 0 ? unreadIndex : items.length - 1;
+  return (
+    <div className="message-list-wrap">
+      {unreadCount > 0 && !dismissed && !unreadVisible ? (
+        <UnreadNotice
+          count={unreadCount}
+          onJump={() => scrollToKey('unread')}
+          onDismiss={() => setDismissed(true)}
+        />
+      ) : null}
+      <div
+        className="message-log"
+        role="log"
+        aria-label={mode === 'main' ? t('chat.messages.label') : t('chat.thread.messages')}
+      >
+        <Virtuoso<Row>
+          ref={list}
+          className="message-scroller"
+          data={items}
+          firstItemIndex={firstItemIndex}
+          initialTopMostItemIndex={{
+            index: Math.max(0, initialIndex),
+            align: unreadIndex >= 0 ? 'start' : 'end',
+          }}
+          computeItemKey={(_, item) => item.key}
+          alignToBottom
+          followOutput={(bottom) => (bottom || isOwn(messages.at(-1), viewerId) ? 'auto' : false)}
+          atBottomThreshold={60}
+          atBottomStateChange={(bottom) => {
+            setAtBottom(bottom);
+            if (bottom) setNewWhileAway(0);
+            props.onAtBottomChange?.(bottom);
+          }}
+          rangeChanged={({ startIndex, endIndex }) => {
+            if (unreadIndex < 0) return;
+            const at = firstItemIndex + unreadIndex;
+            setUnreadVisible(at >= startIndex && at <= endIndex);
+          }}
+          startReached={() => {
+            if (props.hasPrev && !props.loadingTop) props.onLoadPrev();
+          }}
+          endReached={() => {
+            if (props.hasNext && !props.loadingBottom) props.onLoadNext();
+          }}
+          increaseViewportBy={{ top: 400, bottom: 200 }}
+          components={{
+            List: RowList,
+            Item: RowItem,
+            Header: () =>
+              props.loadingTop ? (
+                <LoadingRow label={t('chat.list.loadingOlder')} />
+              ) : (
+                <div className="list-edge" />
+              ),
+            Footer: () =>
+              props.loadingBottom ? (
+                <LoadingRow label={t('chat.list.loadingNewer')} />
+              ) : (
+                <div className="list-edge" />
+              ),
+          }}
+          itemContent={(_, item) => <RowContent item={item} position={positions} readBy={readByText} />}
+        />
+      </div>
+      <JumpToLatest
+        visible={!atBottom || props.hasNext}
+        count={newWhileAway}
+        onJump={() => void toLatest()}
+      />
+      <TypingIndicator users={props.typing} />
+    </div>
+  );
+}
+
+function RowContent({
+  item,
+  position,
+  readBy,
+}: {
+  item: Row;
+  position: Readonly<Record<string, string>> | Map<string, string>;
+  readBy: { id: string; text: string } | undefined;
+}) {
+  if (item.kind === 'date') {
+    return (
+      <div className="separator separator-date">
+        <span>{item.label}</span>
+      </div>
+    );
+  }
+  if (item.kind === 'unread') {
+    return (
+      <div className="separator separator-unread" data-testid="unread-separator">
+        <span>{t('chat.list.unreadSeparator')}</span>
+      </div>
+    );
+  }
+  const pos =
+    (position instanceof Map ? position.get(item.message.id) : position[item.message.id]) ?? 'single';
+  return (
+    <MessageBubble
+      message={item.message}
+      position={pos as 'single'}
+      readBy={readBy?.id === item.message.id ? readBy.text : undefined}
+    />
+  );
+}
+
+const RowList = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(function RowList(props, ref) {
+  return <div {...props} ref={ref} role="list" className="message-rows" />;
+});
+
+function RowItem({
+  children,
+  item: _item,
+  context: _context,
+  ...props
+}: HTMLAttributes<HTMLDivElement> & { item?: unknown; context?: unknown }) {
+  return (
+    <div {...props} role="listitem" className="message-row">
+      {children}
+    </div>
+  );
+}
+
+function isOwn(message: ChatMessage | undefined, viewerId: string): boolean {
+  return Boolean(message) && (message?.user?.id ?? message?.user_id) === viewerId;
+}
+
+/** Keeps react-virtuoso's `firstItemIndex` in step when older rows are put in front. */
+function useFirstItemIndex(items: readonly Row[]): number {
+  const state = useRef<{ index: number; firstMessage?: string; at: number }>({ index: FIRST_INDEX, at: 0 });
+  return useMemo(() => {
+    const firstMessageAt = items.findIndex((i) => i.kind === 'message');
+    const previous = state.current;
+    if (previous.firstMessage) {
+      const now = items.findIndex((i) => i.key === previous.firstMessage);
+      if (now >= 0) previous.index -= now - previous.at;
+      else previous.index = FIRST_INDEX;
+    }
+    previous.firstMessage = items[firstMessageAt]?.key;
+    previous.at = firstMessageAt;
+    return previous.index;
+  }, [items]);
+}
+
+/** 'Seen by …' for the viewer's newest message that others read (chat-spec §2 read-by: 5 names then +N). */
+function useReadBy(
+  messages: readonly ChatMessage[],
+  read: Readonly<Record<string, ReadState>>,
+  viewerId: string,
+  mode: 'main' | 'thread',
+): { id: string; text: string } | undefined {
+  return useMemo(() => {
+    if (mode !== 'main') return undefined;
+    const own = [...messages].reverse().find((m) => isOwn(m, viewerId) && m.status === 'received');
+    if (!own) return undefined;
+    const at = Date.parse(own.created_at);
+    const names = Object.values(read)
+      .filter((r) => r.user.id !== viewerId && Date.parse(r.last_read) >= at)
+      .map((r) => r.user.name?.split(/\s+/)[0] || r.user.id);
+    if (names.length === 0) return undefined;
+    const { names: shown, rest } = readByNames(names);
+    return {
+      id: own.id,
+      text:
+        rest > 0 ? t('chat.readBy.more', { names: shown, count: rest }) : t('chat.readBy', { names: shown }),
+    };
+  }, [messages, read, viewerId, mode]);
+}

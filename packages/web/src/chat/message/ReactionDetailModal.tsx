@@ -1,0 +1,111 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { Reaction } from '@caseroom/protocol';
+import { t } from '../../i18n/t';
+import { Modal } from '../../ui/Modal';
+import { initialOf } from '../format';
+import { useMessageListContext } from '../list/MessageListContext';
+import type { ChatMessage } from '../sdkTypes';
+import { reactionEmoji } from './messageActions';
+import { reactionName } from './ReactionsBar';
+import { queryReactions, REACTIONS_PAGE } from './reactionsQuery';
+
+/**
+ * The reaction detail modal (chat-spec §2): the reaction types as tabs, the reacting users page by page,
+ * a load-more button (and loading when scrolled within 1 px of the bottom). "Error loading reactions"
+ * clears the selected type.
+ */
+export function ReactionDetailModal({ message, onClose }: { message: ChatMessage; onClose: () => void }) {
+  const { client } = useMessageListContext();
+  const types = Object.entries(message.reaction_counts).filter(([, n]) => n > 0);
+  const [type, setType] = useState<string | undefined>(undefined);
+  const [reactions, setReactions] = useState<Reaction[]>([]);
+  const [hasMore, setHasMore] = useState(false);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState(false);
+
+  const load = useCallback(
+    async (offset: number, selected: string | undefined) => {
+      setLoading(true);
+      setError(false);
+      try {
+        const page = await queryReactions(client, message.id, { offset, type: selected });
+        setReactions((prev) => (offset === 0 ? page : [...prev, ...page]));
+        setHasMore(page.length === REACTIONS_PAGE);
+      } catch {
+        setError(true);
+        setType(undefined);
+        client.notifications.add({ text: t('chat.reactions.loadError'), type: 'error' });
+      } finally {
+        setLoading(false);
+      }
+    },
+    [client, message.id],
+  );
+
+  useEffect(() => {
+    void load(0, type);
+  }, [load, type]);
+
+  const more = () => {
+    if (hasMore && !loading) void load(reactions.length, type);
+  };
+
+  return (
+    <Modal title={t('chat.reactions.title')} onClose={onClose} className="modal-small">
+      <div className="tabs" role="tablist" aria-label={t('chat.reactions.types')}>
+        <button
+          type="button"
+          role="tab"
+          aria-selected={type === undefined}
+          onClick={() => setType(undefined)}
+        >
+          {t('chat.reactions.all')}
+        </button>
+        {types.map(([name, count]) => (
+          <button
+            key={name}
+            type="button"
+            role="tab"
+            aria-selected={type === name}
+            onClick={() => setType(name)}
+          >
+            <span aria-hidden="true">{reactionEmoji(name)}</span>
+            <span className="visually-hidden">{reactionName(name)}</span> {count}
+          </button>
+        ))}
+      </div>
+      <ul
+        className="reaction-users"
+        role="tabpanel"
+        onScroll={(event) => {
+          const el = event.currentTarget;
+          if (el.scrollHeight - el.scrollTop - el.clientHeight <= 1) more();
+        }}
+      >
+        {reactions.map((r) => {
+          const name = r.user?.name ?? r.user_id;
+          return (
+            <li key={`${r.user_id}-${r.type}`}>
+              <span className="avatar avatar-small" aria-hidden="true">
+                {initialOf(name)}
+              </span>
+              <span className="reaction-user-name">{name}</span>
+              <span aria-label={reactionName(r.type)}>{reactionEmoji(r.type)}</span>
+            </li>
+          );
+        })}
+      </ul>
+      {error ? <p className="inline-error">{t('chat.reactions.loadError')}</p> : null}
+      {loading ? (
+        <p className="muted" role="status">
+          {t('app.loading')}
+        </p>
+      ) : null}
+      {hasMore && !loading ? (
+        <button type="button" className="button button-small" onClick={more}>
+          {t('chat.reactions.loadMore')}
+        </button>
+      ) : null}
+    </Modal>
+  );
+}

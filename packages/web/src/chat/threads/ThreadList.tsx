@@ -1,0 +1,87 @@
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { ChatClient } from '@caseroom/sdk';
+import { t } from '../../i18n/t';
+import { CloseIcon } from '../../ui/icons';
+import type { ChannelHandle, ChatMessage, ThreadHandle } from '../sdkTypes';
+import { useStore } from '../useStore';
+
+interface ThreadListProps {
+  client: ChatClient;
+  channel: ChannelHandle;
+  onOpen: (parent: ChatMessage) => void;
+  onClose: () => void;
+}
+
+/**
+ * The threads of this channel with unread badges (chat-spec §2). From the SDK's thread list (`POST /threads`)
+ * when the server answers it; until then from the parents with replies in the loaded messages, whose unread
+ * counts the SDK keeps from events.
+ */
+export function ThreadList({ client, channel, onOpen, onClose }: ThreadListProps) {
+  const titleId = useId();
+  const listState = useStore(client.threads.state);
+  const channelState = useStore(channel.state);
+  const [fallback, setFallback] = useState(false);
+  useEffect(() => {
+    client.threads.load().catch(() => setFallback(true));
+  }, [client]);
+
+  const threads: ThreadHandle[] = useMemo(() => {
+    if (!fallback) return listState.threads.filter((th) => th.channel === channel);
+    return channelState.messages
+      .filter((m) => m.reply_count > 0 && !m.parent_id)
+      .reverse()
+      .map((m) => client.threads.thread(m, channel));
+  }, [fallback, listState.threads, channelState.messages, client, channel]);
+
+  return (
+    <aside className="side-panel thread-list" aria-labelledby={titleId}>
+      <header className="side-panel-header">
+        <h2 id={titleId} className="side-panel-title">
+          {t('chat.threads.title')}
+        </h2>
+        <button type="button" className="icon-button" aria-label={t('chat.threads.close')} onClick={onClose}>
+          <CloseIcon />
+        </button>
+      </header>
+      {listState.status === 'loading' && !fallback ? (
+        <p className="panel-message muted" role="status">
+          {t('app.loading')}
+        </p>
+      ) : threads.length === 0 ? (
+        <p className="panel-message muted">{t('chat.threads.empty')}</p>
+      ) : (
+        <ul className="thread-items">
+          {threads.map((thread) => (
+            <ThreadRow key={thread.id} thread={thread} onOpen={onOpen} />
+          ))}
+        </ul>
+      )}
+    </aside>
+  );
+}
+
+function ThreadRow({ thread, onOpen }: { thread: ThreadHandle; onOpen: (parent: ChatMessage) => void }) {
+  const state = useStore(thread.state);
+  const parent = state.parentMessage;
+  if (!parent) return null;
+  const sender = parent.user?.name ?? parent.user_id ?? '';
+  return (
+    <li>
+      <button type="button" className="thread-item" onClick={() => onOpen(parent)}>
+        <span className="thread-item-sender">{sender}</span>
+        <span className="thread-item-text">{parent.text}</span>
+        <span className="muted thread-item-count">
+          {parent.reply_count === 1
+            ? t('chat.thread.oneReply')
+            : t('chat.thread.replies', { count: parent.reply_count })}
+        </span>
+        {state.unreadCount > 0 ? (
+          <span className="badge" aria-label={t('chat.channels.unread', { count: state.unreadCount })}>
+            {state.unreadCount}
+          </span>
+        ) : null}
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,79 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { t } from '../i18n/t';
+import { CloseIcon } from './icons';
+
+interface ModalProps {
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  /** Hide the title visually (it still names the dialog). */
+  hideTitle?: boolean;
+  className?: string;
+  /** Extra header content, before the close button. */
+  headerExtra?: ReactNode;
+  /** No header: the content brings its own title (with `titleId`) and close control. */
+  bare?: { titleId: string };
+}
+
+/**
+ * A modal dialog on the native `<dialog>` (focus kept inside, the page behind inert). Closes on Escape, on a
+ * click on the backdrop and with its close button (chat-spec §2).
+ */
+export function Modal({ title, onClose, children, hideTitle, className, headerExtra, bare }: ModalProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const ownTitleId = useId();
+  const titleId = bare?.titleId ?? ownTitleId;
+  const close = useRef(onClose);
+  close.current = onClose;
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (typeof dialog.showModal === 'function' && !dialog.open) dialog.showModal();
+    else dialog.setAttribute('open', '');
+    const onCancel = (event: Event) => {
+      event.preventDefault();
+      close.current();
+    };
+    dialog.addEventListener('cancel', onCancel);
+    return () => {
+      dialog.removeEventListener('cancel', onCancel);
+      if (typeof dialog.close === 'function' && dialog.open) dialog.close();
+    };
+  }, []);
+
+  return (
+    <dialog
+      ref={ref}
+      className={`modal ${className ?? ''}`}
+      aria-labelledby={titleId}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          close.current();
+        }
+      }}
+      onMouseDown={(event) => {
+        // A press on the dialog element itself is on its backdrop: the content fills the box.
+        if (event.target === ref.current) close.current();
+      }}
+    >
+      {bare ? (
+        children
+      ) : (
+        <div className="modal-content">
+          <header className="modal-header">
+            <h2 id={titleId} className={hideTitle ? 'visually-hidden' : 'modal-title'}>
+              {title}
+            </h2>
+            {headerExtra}
+            <button type="button" className="icon-button" aria-label={t('ui.close')} onClick={onClose}>
+              <CloseIcon />
+            </button>
+          </header>
+          <div className="modal-body">{children}</div>
+        </div>
+      )}
+    </dialog>
+  );
+}

@@ -57,6 +57,7 @@ describe('authorization matrix', () => {
         .sort(),
     );
     expect(cases.length).toBe(calls * POSITIONS.length);
+    // eslint-disable-next-line no-console -- the case count is part of the report
     console.info(
       `authorization matrix: ${cases.length} cases (${calls} calls x ${POSITIONS.length} positions)`,
     );

@@ -23,7 +23,11 @@ export default defineConfig({
         resolve: { conditions: ['source'] },
         test: {
           name: 'server',
-          include: ['packages/server/test/**/*.test.ts', 'packages/sdk/test/**/*.test.ts'],
+          include: [
+            'packages/server/test/**/*.test.ts',
+            'packages/sdk/test/**/*.test.ts',
+            'bench/**/*.test.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           fileParallelism: false,

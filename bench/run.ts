@@ -1,0 +1,156 @@
+import { execSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { machine, pinSelf } from './lib/proc.js';
+import { ensurePeers } from './lib/peers.js';
+import { toMarkdown, type Report, type ScenarioReport } from './lib/report.js';
+import { ROOT, SERVER_MAIN } from './systems/caseroom.js';
+import * as suite from './scenarios/suite.js';
+
+/**
+ * `npm run bench` (full) and `npm run bench -- --quick` (every scenario small). Options: `--only fanout,durable`,
+ * `--systems Caseroom,ejabberd`, `--no-install` (do not apt-get the peers), `--no-build` (use packages/server/dist as it is), `--out <dir>`.
+ */
+
+const FULL: suite.Sizes = {
+  fanout: { members: 1000, rates: [10, 20, 50, 100, 150, 200, 300, 400, 600, 800, 1000], stepSeconds: 5 },
+  durable: { rooms: 50, roomSize: 10, seconds: 15 },
+  idle: { count: 19_000, idleSeconds: 10 },
+  history: { messages: 1_000_000, channels: 2000, requests: 200 },
+  reconnect: { clients: 5000, rooms: 50, stormSeconds: 10, ratePerRoom: 2 },
+  fps: { messages: 10_000, seconds: 8 },
+};
+
+const QUICK: suite.Sizes = {
+  fanout: { members: 100, rates: [10, 50, 100, 200], stepSeconds: 1.5 },
+  durable: { rooms: 10, roomSize: 10, seconds: 3 },
+  idle: { count: 500, idleSeconds: 2 },
+  history: { messages: 50_000, channels: 200, requests: 20 },
+  reconnect: { clients: 200, rooms: 10, stormSeconds: 3, ratePerRoom: 2 },
+  fps: { messages: 2000, seconds: 3 },
+};
+
+const SCENARIOS = ['fanout', 'durable', 'idle', 'history', 'two-nodes', 'reconnect', 'web'] as const;
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    systems: { type: 'string' },
+    'no-install': { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
+});
+
+const log = (m: string) => process.stdout.write(`[bench] ${m}\n`);
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const mode = values.quick ? 'quick' : 'full';
+  const pinned = pinSelf(1);
+  if (!values['no-build'] || !fs.existsSync(SERVER_MAIN)) {
+    // Incremental: fast when dist is current; others may have changed the sources since the last build.
+    log('building the server (tsc -b packages/server/tsconfig.build.json)');
+    execSync('npx tsc -b packages/server/tsconfig.build.json', { cwd: ROOT, stdio: 'inherit' });
+  }
+  if (!fs.existsSync(path.join(ROOT, 'packages/web/dist/index.html'))) {
+    log('building the web app (packages/web/dist is missing)');
+    execSync('npm run build -w @caseroom/web', { cwd: ROOT, stdio: 'inherit' });
+  }
+  const peers = ensurePeers(!values['no-install'], log);
+  const wanted = values.systems?.split(',') ?? ['Caseroom', 'ejabberd', 'Prosody'];
+  const systems = (['Caseroom', 'ejabberd', 'Prosody'] as const).filter(
+    (s) => wanted.includes(s) && (s === 'Caseroom' || peers.versions[s.toLowerCase()]),
+  );
+  const only = values.only?.split(',') ?? [...SCENARIOS];
+  const ctx: suite.SuiteContext = { sizes: values.quick ? QUICK : FULL, systems: [...systems], log };
+  const pgVersion = execSync(`psql -h 127.0.0.1 -U root -d postgres -Atc 'SHOW server_version'`)
+    .toString()
+    .trim();
+  const redisVersion =
+    /redis_version:(\S+)/.exec(execSync('redis-cli -h 127.0.0.1 info server').toString())?.[1] ?? '?';
+  const report: Report = {
+    date: new Date().toISOString(),
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    mode,
+    durationSeconds: 0,
+    machine: machine(),
+    versions: {
+      Caseroom: JSON.parse(fs.readFileSync(path.join(ROOT, 'packages/server/package.json'), 'utf8'))
+        .version as string,
+      node: process.version,
+      PostgreSQL: pgVersion,
+      Redis: redisVersion,
+      ...(peers.versions.ejabberd ? { ejabberd: peers.versions.ejabberd } : {}),
+      ...(peers.versions.prosody ? { Prosody: peers.versions.prosody } : {}),
+      Chromium: safe(() => execSync('/usr/bin/chromium --version').toString().trim()),
+    },
+    pinning: pinned
+      ? 'every server under test runs on core 0 (taskset -c 0), the load generator (this process) on core 1; PostgreSQL, Redis and Chromium are not pinned.'
+      : 'taskset failed: nothing is pinned.',
+    scenarios: [],
+    notes: [...peers.notes],
+  };
+  const byId: Record<string, ScenarioReport> = {};
+  for (const id of SCENARIOS) {
+    if (!only.includes(id)) continue;
+    log(`scenario ${id}`);
+    const t0 = Date.now();
+    try {
+      const r =
+        id === 'fanout'
+          ? await suite.fanout(ctx)
+          : id === 'durable'
+            ? await suite.durable(ctx)
+            : id === 'idle'
+              ? await suite.idle(ctx)
+              : id === 'history'
+                ? await suite.history(ctx)
+                : id === 'two-nodes'
+                  ? await suite.twoNodes(ctx, { fanout: byId.fanout, durable: byId.durable })
+                  : id === 'reconnect'
+                    ? await suite.reconnect(ctx)
+                    : await suite.web(ctx);
+      byId[id] = r;
+      report.scenarios.push(r);
+    } catch (err) {
+      log(`scenario ${id} failed: ${(err as Error).stack ?? String(err)}`);
+      report.scenarios.push({
+        id,
+        title: id,
+        description: 'failed',
+        columns: ['Caseroom'],
+        rows: [],
+        ran: { Caseroom: `failed: ${(err as Error).message.split('\n')[0]}` },
+        notes: [],
+        raw: {},
+      });
+    }
+    log(`  ${id} took ${Math.round((Date.now() - t0) / 1000)} s`);
+  }
+  report.durationSeconds = Math.round((Date.now() - started) / 1000);
+  report.machine.loadAverageAtEnd = os.loadavg().map((n) => Math.round(n * 100) / 100);
+  const dir = values.out ?? path.join(ROOT, 'bench/results');
+  fs.mkdirSync(dir, { recursive: true });
+  const stamp = report.date.replace(/[:]/g, '-').replace(/\..+/, '');
+  const base = path.join(dir, `${stamp}${values.quick ? '-quick' : ''}`);
+  fs.writeFileSync(`${base}.json`, `${JSON.stringify(report, null, 2)}\n`);
+  fs.writeFileSync(`${base}.md`, toMarkdown(report));
+  log(`wrote ${base}.json and ${base}.md`);
+}
+
+function safe(fn: () => string): string {
+  try {
+    return fn();
+  } catch {
+    return 'not installed';
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,250 @@
+import type { WebSocket } from 'ws';
+import type { Mark } from '../lib/driver.js';
+import { scanMarks } from '../lib/driver.js';
+import { CpuWindow } from '../lib/proc.js';
+import { nowMs, pool, Samples, sleep, until, type LatencySummary } from '../lib/stats.js';
+import { chatApi, markOfFrame, openSocket, signToken, type CaseroomDriver } from '../systems/caseroom.js';
+import type { XmppDriver } from '../systems/xmpp.js';
+import type { XmppConnection } from '../systems/xmpp-client.js';
+
+/**
+ * Reconnect storm: `clients` members of `rooms` rooms; messages keep flowing into every room while each client
+ * drops its connection at a random moment within `stormSeconds` and reconnects at once. Caseroom clients catch up
+ * with `POST /chat/sync`; XMPP clients rejoin the room asking for the history since they dropped. Afterwards every
+ * client must hold every message of its room exactly once.
+ */
+
+export interface ReconnectOptions {
+  clients: number;
+  rooms: number;
+  stormSeconds: number;
+  /** Messages per second into each room. */
+  ratePerRoom: number;
+}
+
+export interface ReconnectResult {
+  clients: number;
+  rooms: number;
+  messagesSent: number;
+  reconnected: number;
+  failed: number;
+  allBackSeconds: number;
+  perClient: LatencySummary;
+  lost: number;
+  duplicates: number;
+  serverCpu: number;
+  generatorCpu: number;
+}
+
+/** What one client has received, by message key. */
+class Inbox {
+  readonly keys = new Set<string>();
+  duplicates = 0;
+  /** Marks received live (socket/stream); a repeat of one is a duplicate delivery. */
+  live(mark: Mark): void {
+    const k = `${mark.sender}.${mark.seq}`;
+    if (this.keys.has(k)) this.duplicates++;
+    this.keys.add(k);
+  }
+  /** Marks received by catching up: overlap with live delivery is expected and merged by key. */
+  caughtUp(mark: Mark): void {
+    this.keys.add(`${mark.sender}.${mark.seq}`);
+  }
+}
+
+interface Storm {
+  connect(i: number, inbox: Inbox): Promise<void>;
+  /** Drops client `i` and brings it back; resolves once it is connected and caught up. */
+  dropAndReturn(i: number, inbox: Inbox, droppedAt: number): Promise<void>;
+  send(room: number, mark: Mark): Promise<void>;
+  closeAll(): Promise<void>;
+  pids(): number[];
+}
+
+function caseroomStorm(driver: CaseroomDriver, o: ReconnectOptions, roomOf: (i: number) => number): Storm {
+  const sockets: WebSocket[] = [];
+  const user = (i: number) => `storm${i}`;
+  const cid = (r: number) => `messaging:storm${r}`;
+  const open = async (i: number, inbox: Inbox) => {
+    const node = driver.node(i);
+    const { ws, connectionId } = await openSocket(node, user(i), i, (data) =>
+      markOfFrame(data, (m) => inbox.live(m)),
+    );
+    sockets[i] = ws;
+    const reply = await chatApi(
+      node,
+      'POST',
+      `/channels/messaging/storm${roomOf(i)}/query`,
+      signToken({ user_id: user(i) }),
+      { watch: true, state: true, messages: { limit: 0 } },
+      { connection_id: connectionId },
+    );
+    if (reply.status >= 300) throw new Error(`watch: HTTP ${reply.status}`);
+  };
+  return {
+    connect: open,
+    async dropAndReturn(i, inbox, droppedAt) {
+      sockets[i]?.terminate();
+      await open(i, inbox);
+      const reply = await chatApi<{ events: unknown[] }>(
+        driver.node(i),
+        'POST',
+        '/sync',
+        signToken({ user_id: user(i) }),
+        {
+          channel_cids: [cid(roomOf(i))],
+          last_sync_at: new Date(droppedAt - 2000).toISOString(),
+        },
+      );
+      if (reply.status >= 300) throw new Error(`sync: HTTP ${reply.status}`);
+      scanMarks(JSON.stringify(reply.body.events), (m) => inbox.caughtUp(m));
+    },
+    async send(room, mark) {
+      const reply = await chatApi(
+        driver.node(room),
+        'POST',
+        `/channels/messaging/storm${room}/message`,
+        signToken({ user_id: `storm-sender${room}` }),
+        {
+          message: {
+            id: `storm-${room}-${mark.seq}`,
+            text: `storm ${mark.seq}`,
+            bench: `bench|${mark.sender}|${mark.seq}|${mark.ts}|`,
+          },
+        },
+      );
+      if (reply.status >= 300) throw new Error(`send: HTTP ${reply.status}`);
+    },
+    closeAll: () => pool(sockets, 200, async (ws) => ws?.terminate()).then(() => undefined),
+    pids: () => driver.serverPids(),
+  };
+}
+
+function xmppStorm(driver: XmppDriver, roomOf: (i: number) => number, rooms: number): Storm {
+  const conns: XmppConnection[] = [];
+  const senders: XmppConnection[] = [];
+  return {
+    async connect(i, inbox) {
+      if (i < rooms) {
+        const s = await driver.rejoin(
+          `storm${i}`,
+          `storm-sender${i}`,
+          100_000 + i,
+          () => undefined,
+          new Date().toISOString(),
+        );
+        senders[i] = s;
+      }
+      conns[i] = await driver.rejoin(
+        `storm${roomOf(i)}`,
+        `storm${i}`,
+        i,
+        (m) => inbox.live(m),
+        new Date().toISOString(),
+      );
+    },
+    async dropAndReturn(i, inbox, droppedAt) {
+      conns[i]?.socket.destroy();
+      conns[i] = await driver.rejoin(
+        `storm${roomOf(i)}`,
+        `storm${i}`,
+        i,
+        (m) => inbox.live(m),
+        new Date(droppedAt - 2000).toISOString(),
+      );
+    },
+    send: (room, mark) => (senders[room] as XmppConnection).sendToRoom(`storm${room}`, mark),
+    closeAll: () => pool([...conns, ...senders], 200, async (c) => c?.socket.destroy()).then(() => undefined),
+    pids: () => driver.serverPids(),
+  };
+}
+
+export async function runReconnect(
+  driver: CaseroomDriver | XmppDriver,
+  o: ReconnectOptions,
+): Promise<ReconnectResult> {
+  const roomOf = (i: number) => i % o.rooms;
+  const inboxes = Array.from({ length: o.clients }, () => new Inbox());
+  let storm: Storm;
+  if (driver.name === 'Caseroom') {
+    const cr = driver as CaseroomDriver;
+    for (let r = 0; r < o.rooms; r++) {
+      const members = [`storm-sender${r}`];
+      for (let i = r; i < o.clients; i += o.rooms) members.push(`storm${i}`);
+      await cr.createRoom(`storm${r}`, members);
+    }
+    storm = caseroomStorm(cr, o, roomOf);
+  } else {
+    storm = xmppStorm(driver as XmppDriver, roomOf, o.rooms);
+  }
+  // Senders (XMPP) join first, so every client's room exists when it joins.
+  for (let r = 0; r < o.rooms; r++) await storm.connect(r, inboxes[r] as Inbox);
+  await pool(inboxes.slice(o.rooms), 64, (inbox, k) => storm.connect(k + o.rooms, inbox));
+
+  const sent: number[] = Array.from({ length: o.rooms }, () => 0);
+  let sending = true;
+  let sendErrors = 0;
+  const senders = Array.from({ length: o.rooms }, async (_, r) => {
+    const interval = 1000 / o.ratePerRoom;
+    const start = nowMs() + Math.random() * interval;
+    for (let k = 0; sending; k++) {
+      const wait = start + k * interval - nowMs();
+      if (wait > 0) await sleep(wait);
+      try {
+        await storm.send(r, { sender: r, seq: k, ts: nowMs() });
+        sent[r] = k + 1;
+      } catch {
+        sendErrors++;
+      }
+    }
+  });
+  await sleep(1000);
+  const cpu = new CpuWindow(storm.pids);
+  const stormStart = nowMs();
+  const perClient = new Samples();
+  let failed = 0;
+  let lastBack = stormStart;
+  await Promise.all(
+    inboxes.map(async (inbox, i) => {
+      await sleep(Math.random() * o.stormSeconds * 1000);
+      const dropped = Date.now();
+      const t = nowMs();
+      for (let attempt = 0; attempt < 5; attempt++) {
+        try {
+          await storm.dropAndReturn(i, inbox, dropped);
+          perClient.add(nowMs() - t);
+          lastBack = Math.max(lastBack, nowMs());
+          return;
+        } catch {
+          await sleep(200 * (attempt + 1));
+        }
+      }
+      failed++;
+    }),
+  );
+  const usage = cpu.read();
+  await sleep(1000);
+  sending = false;
+  await Promise.all(senders);
+  // Everything sent must arrive: wait for the last live deliveries.
+  const expectedOf = (i: number) => sent[roomOf(i)] as number;
+  await until(() => inboxes.every((inbox, i) => inbox.keys.size >= expectedOf(i)), 10_000, 100);
+  let lost = 0;
+  inboxes.forEach((inbox, i) => {
+    for (let seq = 0; seq < expectedOf(i); seq++) if (!inbox.keys.has(`${roomOf(i)}.${seq}`)) lost++;
+  });
+  await storm.closeAll();
+  return {
+    clients: o.clients,
+    rooms: o.rooms,
+    messagesSent: sent.reduce((a, b) => a + b, 0),
+    reconnected: o.clients - failed,
+    failed: failed + sendErrors,
+    allBackSeconds: Math.round((lastBack - stormStart) / 10) / 100,
+    perClient: perClient.summary(),
+    lost,
+    duplicates: inboxes.reduce((a, b) => a + b.duplicates, 0),
+    serverCpu: usage.serverCpu,
+    generatorCpu: usage.generatorCpu,
+  };
+}

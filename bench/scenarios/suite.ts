@@ -1,0 +1,474 @@
+import type { Driver } from '../lib/driver.js';
+import { GENERATOR_SATURATED_PCT } from '../lib/proc.js';
+import type { Row, ScenarioReport } from '../lib/report.js';
+import { CaseroomDriver, ROOT } from '../systems/caseroom.js';
+import { startEjabberd } from '../systems/ejabberd.js';
+import { startProsody } from '../systems/prosody.js';
+import type { XmppDriver } from '../systems/xmpp.js';
+import { runDurable, type DurableOptions, type DurableResult } from './durable.js';
+import { runFanout, type FanoutOptions, type FanoutResult } from './fanout.js';
+import { runHistory, type HistoryOptions } from './history.js';
+import { runIdle, type IdleOptions, type IdleResult } from './idle.js';
+import { runReconnect, type ReconnectOptions, type ReconnectResult } from './reconnect.js';
+import { measureBundle } from './web.js';
+import { measureScrollFps, type FpsOptions } from './web-fps.js';
+
+/** The seven scenarios of issue 8, each run against every system that offers it, one fresh server at a time. */
+
+export interface Sizes {
+  fanout: FanoutOptions;
+  durable: DurableOptions;
+  idle: IdleOptions;
+  history: HistoryOptions;
+  reconnect: ReconnectOptions;
+  fps: FpsOptions;
+}
+
+export type SystemName = 'Caseroom' | 'ejabberd' | 'Prosody';
+
+export interface SuiteContext {
+  sizes: Sizes;
+  systems: SystemName[];
+  log(message: string): void;
+}
+
+async function start(name: SystemName, archive: boolean, nodes = 1): Promise<Driver> {
+  if (name === 'Caseroom') return CaseroomDriver.start({ nodes });
+  if (name === 'ejabberd') return startEjabberd({ archive });
+  return startProsody({ archive });
+}
+
+/** Runs `fn` on a fresh instance of each system; a failure empties that column and says why. */
+async function perSystem<T>(
+  ctx: SuiteContext,
+  archive: boolean,
+  fn: (driver: Driver) => Promise<T>,
+): Promise<{ results: Map<SystemName, T>; ran: Record<string, string> }> {
+  const results = new Map<SystemName, T>();
+  const ran: Record<string, string> = {};
+  for (const name of ctx.systems) {
+    ctx.log(`  ${name}`);
+    let driver: Driver | undefined;
+    try {
+      driver = await start(name, archive);
+      results.set(name, await fn(driver));
+      ran[name] = 'ran';
+    } catch (err) {
+      ran[name] = `failed: ${(err as Error).message.split('\n')[0]?.slice(0, 300)}`;
+      ctx.log(`  ${name} failed: ${(err as Error).stack ?? String(err)}`);
+    } finally {
+      await driver?.stop().catch(() => undefined);
+    }
+  }
+  return { results, ran };
+}
+
+const col = <T>(ctx: SuiteContext, results: Map<SystemName, T>, pick: (r: T) => number | undefined) =>
+  ctx.systems.map((s) => {
+    const r = results.get(s);
+    const v = r === undefined ? undefined : pick(r);
+    return v === undefined || Number.isNaN(v) ? null : v;
+  });
+
+function saturationNotes(
+  ctx: SuiteContext,
+  results: Map<SystemName, { generatorSaturated?: boolean }>,
+): string[] {
+  return ctx.systems
+    .filter((s) => results.get(s)?.generatorSaturated)
+    .map(
+      (s) =>
+        `${s}: the load generator saturated its core (≥ ${GENERATOR_SATURATED_PCT}% CPU); the figure is a lower bound of the server's capacity.`,
+    );
+}
+
+export async function fanout(ctx: SuiteContext): Promise<ScenarioReport> {
+  const o = ctx.sizes.fanout;
+  const { results, ran } = await perSystem(ctx, false, (d) => runFanout(d, o));
+  const best = (pick: (r: FanoutResult) => number | undefined) => col(ctx, results, pick);
+  const rows: Row[] = [
+    {
+      metric: 'Highest deliveries/s with p99 ≤ 100 ms',
+      unit: '/s',
+      better: 'higher',
+      values: best((r) => r.best?.deliveriesPerSec ?? 0),
+    },
+    {
+      metric: 'Messages/s at that step',
+      unit: '/s',
+      better: 'higher',
+      values: best((r) => r.best?.rate ?? 0),
+    },
+    {
+      metric: 'p50 latency at that step',
+      unit: 'ms',
+      better: 'lower',
+      values: best((r) => r.best?.latency.p50),
+    },
+    {
+      metric: 'p99 latency at that step',
+      unit: 'ms',
+      better: 'lower',
+      values: best((r) => r.best?.latency.p99),
+    },
+    {
+      metric: 'p99.9 latency at that step',
+      unit: 'ms',
+      better: 'lower',
+      values: best((r) => r.best?.latency.p999),
+    },
+    { metric: 'Server CPU at that step', unit: '% of a core', values: best((r) => r.best?.serverCpu) },
+    { metric: 'Database CPU at that step', unit: '% of a core', values: best((r) => r.best?.dbCpu) },
+    {
+      metric: 'Lost deliveries (all steps)',
+      unit: '',
+      better: 'lower',
+      values: best((r) => r.steps.reduce((a, s) => a + s.lost, 0)),
+    },
+    {
+      metric: 'Reordered deliveries (all steps)',
+      unit: '',
+      better: 'lower',
+      values: best((r) => r.steps.reduce((a, s) => a + s.reordered, 0)),
+    },
+    {
+      metric: 'Duplicate deliveries (all steps)',
+      unit: '',
+      better: 'lower',
+      values: best((r) => r.steps.reduce((a, s) => a + s.duplicates, 0)),
+    },
+    { metric: 'Server RSS', unit: 'MB', better: 'lower', values: best((r) => r.serverRssMB) },
+    {
+      metric: 'Generator CPU, busiest step',
+      unit: '% of a core',
+      values: best((r) => Math.max(...r.steps.map((s) => s.generatorCpu))),
+    },
+  ];
+  const notes = [
+    `${o.members} members connected and watching one channel (MUC room, no history on join); one sender; rates tried: ${o.rates.join(', ')} msgs/s, ${o.stepSeconds} s each, stopping at the first step that fails (p99 > 100 ms, a loss or a send error).`,
+    ...ctx.systems.flatMap((s) => {
+      const failed = results.get(s)?.steps.find((x) => !x.passed);
+      return failed
+        ? [
+            `${s} first failed at ${failed.rate} msgs/s: p99 ${failed.latency.p99} ms, lost ${failed.lost}, server CPU ${failed.serverCpu}%.`,
+          ]
+        : [];
+    }),
+    ...saturationNotes(ctx, results),
+  ];
+  return {
+    id: 'fanout',
+    title: '1. Fan-out',
+    description: 'Send-to-receive latency in one channel of many connected members, rate stepped up.',
+    columns: ctx.systems,
+    rows,
+    ran,
+    notes,
+    raw: Object.fromEntries(results),
+  };
+}
+
+function durableRows(ctx: SuiteContext, results: Map<SystemName, DurableResult>): Row[] {
+  const c = (pick: (r: DurableResult) => number) => col(ctx, results, pick);
+  return [
+    { metric: 'Acknowledged messages/s', unit: '/s', better: 'higher', values: c((r) => r.ackedPerSec) },
+    { metric: 'Ack p50', unit: 'ms', better: 'lower', values: c((r) => r.ack.p50) },
+    { metric: 'Ack p99', unit: 'ms', better: 'lower', values: c((r) => r.ack.p99) },
+    { metric: 'Ack p99.9', unit: 'ms', better: 'lower', values: c((r) => r.ack.p999) },
+    { metric: 'Delivery p99', unit: 'ms', better: 'lower', values: c((r) => r.delivery.p99) },
+    { metric: 'Lost deliveries', unit: '', better: 'lower', values: c((r) => r.lost) },
+    { metric: 'Server CPU', unit: '% of a core', values: c((r) => r.serverCpu) },
+    { metric: 'Database CPU', unit: '% of a core', values: c((r) => r.dbCpu) },
+    { metric: 'Generator CPU', unit: '% of a core', values: c((r) => r.generatorCpu) },
+  ];
+}
+
+export async function durable(ctx: SuiteContext): Promise<ScenarioReport> {
+  const o = ctx.sizes.durable;
+  const { results, ran } = await perSystem(ctx, true, (d) => runDurable(d, o));
+  return {
+    id: 'durable',
+    title: '2. Durable sends',
+    description:
+      'Closed-loop senders, one per channel; a message counts once it is acknowledged after it was persisted.',
+    columns: ctx.systems,
+    rows: durableRows(ctx, results),
+    ran,
+    notes: [
+      `${o.rooms} channels (rooms) of ${o.roomSize} connected members, ${o.rooms} senders, ${o.seconds} s.`,
+      'Caseroom acknowledges with the HTTP answer after the PostgreSQL commit (synchronous_commit as the server is configured). ejabberd archives with mod_mam in Mnesia and Prosody with mod_muc_mam in its internal file store; their acknowledgement is the room reflecting the message back to its sender, after the archive hook ran.',
+      ...saturationNotes(ctx, results),
+    ],
+    raw: Object.fromEntries(results),
+  };
+}
+
+export async function idle(ctx: SuiteContext): Promise<ScenarioReport> {
+  const o = ctx.sizes.idle;
+  const { results, ran } = await perSystem(ctx, false, (d) => runIdle(d, o));
+  const c = (pick: (r: IdleResult) => number) => col(ctx, results, pick);
+  return {
+    id: 'idle',
+    title: '3. Idle connections',
+    description:
+      'Authenticated sockets that stay idle: server memory per connection (RSS growth ÷ sockets) and idle CPU.',
+    columns: ctx.systems,
+    rows: [
+      { metric: 'Connected', unit: '', better: 'higher', values: c((r) => r.connected) },
+      {
+        metric: 'Memory per connection',
+        unit: 'KB',
+        better: 'lower',
+        values: c((r) => r.bytesPerConnection / 1024),
+      },
+      { metric: 'Idle CPU', unit: '% of a core', better: 'lower', values: c((r) => r.idleCpu) },
+      {
+        metric: 'Server RSS with every socket open',
+        unit: 'MB',
+        better: 'lower',
+        values: c((r) => r.rssAfterMB),
+      },
+      { metric: 'Time to connect them all', unit: 's', better: 'lower', values: c((r) => r.connectSeconds) },
+    ],
+    ran,
+    notes: [
+      `${o.count} sockets, idle CPU over ${o.idleSeconds} s. The container caps open files at 20,000 per process (hard limit, not raisable here), so the full run opens 19,000, not 20,000.`,
+      'XMPP clients register in-band and log in with SASL PLAIN (plain-text password store, so no hashing cost), bind and send initial presence; Caseroom clients open the WebSocket with a JWT and receive health.check.',
+    ],
+    raw: Object.fromEntries(results),
+  };
+}
+
+export async function history(ctx: SuiteContext): Promise<ScenarioReport> {
+  const o = ctx.sizes.history;
+  ctx.log('  Caseroom');
+  const driver = await CaseroomDriver.start();
+  try {
+    const r = await runHistory(driver, o);
+    const row = (metric: string, s: { p50: number; p99: number }) => [
+      { metric: `${metric} p50`, unit: 'ms', better: 'lower' as const, values: [s.p50] },
+      { metric: `${metric} p99`, unit: 'ms', better: 'lower' as const, values: [s.p99] },
+    ];
+    return {
+      id: 'history',
+      title: '4. History and lists at scale',
+      description: `One channel of ${o.messages.toLocaleString('en-US')} messages and a user in ${o.channels.toLocaleString('en-US')} channels, bulk-loaded with INSERT … SELECT generate_series; each call timed ${o.requests} times over HTTP on loopback (keep-alive), one at a time.`,
+      columns: ['Caseroom'],
+      rows: [
+        ...row('Latest page (25)', r.latestPage),
+        ...row(`Page ${r.deepDepth.toLocaleString('en-US')} deep (id_lt)`, r.deepPage),
+        ...row('Jump to message (id_around)', r.jump),
+        ...row('Query channels with unread counts (25 channels, 25 messages each)', r.channelList),
+        { metric: 'Bulk load time', unit: 's', values: [r.loadSeconds] },
+      ],
+      ran: {
+        Caseroom: 'ran',
+        ejabberd: 'not run: MAM paging is not comparable here',
+        Prosody: 'not run: MAM paging is not comparable here',
+      },
+      notes: [
+        'Times are measured at the client, so they include HTTP parsing and loopback on top of the server time.',
+      ],
+      raw: { Caseroom: r },
+    };
+  } finally {
+    await driver.stop();
+  }
+}
+
+export async function twoNodes(
+  ctx: SuiteContext,
+  oneNode: { fanout?: ScenarioReport; durable?: ScenarioReport },
+): Promise<ScenarioReport> {
+  const sizes = ctx.sizes;
+  ctx.log('  Caseroom, 2 nodes');
+  const two = await CaseroomDriver.start({ nodes: 2 });
+  let fan2: FanoutResult;
+  let dur2: DurableResult;
+  try {
+    fan2 = await runFanout(two, sizes.fanout);
+  } finally {
+    await two.stop();
+  }
+  const two2 = await CaseroomDriver.start({ nodes: 2 });
+  try {
+    dur2 = await runDurable(two2, sizes.durable);
+  } finally {
+    await two2.stop();
+  }
+  const fan1 = oneNode.fanout?.raw.Caseroom as FanoutResult | undefined;
+  const dur1 = oneNode.durable?.raw.Caseroom as DurableResult | undefined;
+  // Added p99 at the highest rate both passed.
+  const common = fan1?.steps
+    .filter((s) => s.passed && fan2.steps.some((t) => t.passed && t.rate === s.rate))
+    .pop();
+  const common2 = common ? fan2.steps.find((t) => t.rate === common.rate) : undefined;
+  const v = (a: number | undefined, b: number | undefined) => [a ?? null, b ?? null];
+  return {
+    id: 'two-nodes',
+    title: '5. Two nodes',
+    description:
+      'Scenarios 1 and 2 across two Caseroom processes sharing PostgreSQL and joined by Redis pub/sub; clients alternate between the nodes, the fan-out sender is on the first.',
+    columns: ['1 node', '2 nodes'],
+    rows: [
+      {
+        metric: 'Fan-out: highest deliveries/s with p99 ≤ 100 ms',
+        unit: '/s',
+        better: 'higher',
+        values: v(fan1?.best?.deliveriesPerSec ?? 0, fan2.best?.deliveriesPerSec ?? 0),
+      },
+      {
+        metric: `Fan-out: p99 at ${common?.rate ?? '—'} msgs/s (highest rate both passed)`,
+        unit: 'ms',
+        better: 'lower',
+        values: v(common?.latency.p99, common2?.latency.p99),
+      },
+      {
+        metric: 'Fan-out: added p99',
+        unit: 'ms',
+        better: 'lower',
+        values: [
+          null,
+          common && common2 ? Math.round((common2.latency.p99 - common.latency.p99) * 100) / 100 : null,
+        ],
+      },
+      {
+        metric: 'Durable: acknowledged messages/s',
+        unit: '/s',
+        better: 'higher',
+        values: v(dur1?.ackedPerSec, dur2.ackedPerSec),
+      },
+      { metric: 'Durable: ack p99', unit: 'ms', better: 'lower', values: v(dur1?.ack.p99, dur2.ack.p99) },
+      {
+        metric: 'Durable: delivery p99',
+        unit: 'ms',
+        better: 'lower',
+        values: v(dur1?.delivery.p99, dur2.delivery.p99),
+      },
+      {
+        metric: 'Durable: added delivery p99',
+        unit: 'ms',
+        better: 'lower',
+        values: [null, dur1 ? Math.round((dur2.delivery.p99 - dur1.delivery.p99) * 100) / 100 : null],
+      },
+      {
+        metric: 'Lost deliveries (fan-out + durable)',
+        unit: '',
+        better: 'lower',
+        values: v(
+          fan1 && dur1 ? fan1.steps.reduce((a, s) => a + s.lost, 0) + dur1.lost : undefined,
+          fan2.steps.reduce((a, s) => a + s.lost, 0) + dur2.lost,
+        ),
+      },
+    ],
+    ran: {
+      Caseroom: 'ran',
+      ejabberd: 'not run: clustering needs Erlang distribution set-up beyond one package',
+      Prosody: 'not run: Prosody has no clustering',
+    },
+    notes: [
+      "Both nodes are pinned to the same server core (the machine has two; the other is the generator's), so two nodes have the CPU of one: this measures the cost of the Redis hop, not scale-out. Redis is not pinned.",
+    ],
+    raw: { twoNodes: { fanout: fan2, durable: dur2 } },
+  };
+}
+
+export async function reconnect(ctx: SuiteContext): Promise<ScenarioReport> {
+  const o = ctx.sizes.reconnect;
+  const { results, ran } = await perSystem(ctx, true, (d) =>
+    runReconnect(d as CaseroomDriver | XmppDriver, o),
+  );
+  const c = (pick: (r: ReconnectResult) => number) => col(ctx, results, pick);
+  return {
+    id: 'reconnect',
+    title: '6. Reconnect storm',
+    description: `${o.clients} clients in ${o.rooms} rooms drop and reconnect at random moments within ${o.stormSeconds} s while ${o.ratePerRoom} msg/s flow into every room; Caseroom clients catch up with POST /chat/sync, XMPP clients rejoin asking for the room history since they dropped.`,
+    columns: ctx.systems,
+    rows: [
+      {
+        metric: 'Time until all back and synced',
+        unit: 's',
+        better: 'lower',
+        values: c((r) => r.allBackSeconds),
+      },
+      {
+        metric: 'Per client, drop to synced, p50',
+        unit: 'ms',
+        better: 'lower',
+        values: c((r) => r.perClient.p50),
+      },
+      {
+        metric: 'Per client, drop to synced, p99',
+        unit: 'ms',
+        better: 'lower',
+        values: c((r) => r.perClient.p99),
+      },
+      { metric: 'Clients back', unit: '', better: 'higher', values: c((r) => r.reconnected) },
+      { metric: 'Messages sent during the run', unit: '', values: c((r) => r.messagesSent) },
+      { metric: 'Lost messages (any client)', unit: '', better: 'lower', values: c((r) => r.lost) },
+      { metric: 'Duplicate live deliveries', unit: '', better: 'lower', values: c((r) => r.duplicates) },
+      { metric: 'Server CPU during the storm', unit: '% of a core', values: c((r) => r.serverCpu) },
+    ],
+    ran,
+    notes: [
+      '"Lost" counts messages a client holds neither from its socket nor from catching up; catch-up overlapping live delivery is merged by message id, as the SDK does.',
+    ],
+    raw: Object.fromEntries(results),
+  };
+}
+
+export async function web(ctx: SuiteContext): Promise<ScenarioReport> {
+  const bundle = measureBundle(ROOT);
+  ctx.log('  bundle measured; scrolling in Chromium');
+  let fps: Awaited<ReturnType<typeof measureScrollFps>> | undefined;
+  let fpsNote = '';
+  try {
+    fps = await measureScrollFps(ctx.sizes.fps);
+  } catch (err) {
+    fpsNote = `FPS not measured: ${(err as Error).message.split('\n')[0]}`;
+  }
+  return {
+    id: 'web',
+    title: '7. Web',
+    description:
+      'First-load JavaScript of /app from packages/web/dist (gzip level 6), and frames per second while scrolling a long channel in Chromium.',
+    columns: ['Caseroom'],
+    rows: [
+      {
+        metric: 'First-load JS, gzip',
+        unit: 'KB',
+        better: 'lower',
+        values: [Math.round(bundle.jsGzipBytes / 102.4) / 10],
+      },
+      {
+        metric: 'First-load JS, raw',
+        unit: 'KB',
+        better: 'lower',
+        values: [Math.round(bundle.jsBytes / 102.4) / 10],
+      },
+      {
+        metric: 'JS fetched by Chromium loading the channel, gzip',
+        unit: 'KB',
+        better: 'lower',
+        values: [fps ? Math.round(fps.jsGzipBytes / 102.4) / 10 : null],
+      },
+      {
+        metric: `Scroll FPS, ${ctx.sizes.fps.messages.toLocaleString('en-US')}-message channel, mean`,
+        unit: 'fps',
+        better: 'higher',
+        values: [fps?.fpsMean ?? null],
+      },
+      { metric: 'Scroll frame time p95', unit: 'ms', better: 'lower', values: [fps?.frameP95 ?? null] },
+      { metric: 'Lighthouse performance score', unit: '', better: 'higher', values: [null] },
+    ],
+    ran: { Caseroom: 'ran', ejabberd: 'n/a (no web client)', Prosody: 'n/a (no web client)' },
+    notes: [
+      `Entry files: ${bundle.files.map((f) => f.file).join(', ')}.`,
+      ...(fpsNote ? [fpsNote] : (fps?.notes ?? [])),
+      'Lighthouse was not run: it is not installed by the bench (a large npm tree with its own Chrome launcher); see docs/performance.md.',
+    ],
+    raw: { bundle, fps },
+  };
+}
+
+export type { IdleOptions };

@@ -1,0 +1,137 @@
+import zlib from 'node:zlib';
+import pg from 'pg';
+import { chromium } from 'playwright-core';
+import { createDatabase, startNode } from '../systems/caseroom.js';
+
+/**
+ * Scroll smoothness: the demo data's Maria gets a channel of `messages` messages (bulk-loaded in SQL); Chromium
+ * (Debian's, headless) signs in, opens the channel and scrolls up through it for `seconds`, one step per
+ * animation frame, while the page records its frame times. The server runs on the server core; the browser is
+ * not pinned (it has several processes).
+ */
+
+export interface FpsOptions {
+  messages: number;
+  seconds: number;
+}
+
+export interface FpsResult {
+  frames: number;
+  fpsMean: number;
+  frameP95: number;
+  messagesRendered: number;
+  jsGzipBytes: number;
+  notes: string[];
+}
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export async function measureScrollFps(o: FpsOptions): Promise<FpsResult> {
+  const db = await createDatabase();
+  const node = await startNode(db.url, { core: 0, env: { NODE_ENV: 'test', SEED_DEMO: '1' } });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  try {
+    const page = await browser.newPage({ baseURL: node.url, viewport: { width: 1280, height: 900 } });
+    let jsGzipBytes = 0;
+    page.on('response', (res) => {
+      if (res.url().endsWith('.js') && res.ok()) {
+        void res
+          .body()
+          .then((b) => (jsGzipBytes += zlib.gzipSync(b, { level: 6 }).length))
+          .catch(() => undefined);
+      }
+    });
+    await page.goto('/');
+    await page.getByLabel('E-mail').fill('maria@caseroom.test');
+    await page.getByLabel('Password').fill('caseroom-demo');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/app'));
+    await page.getByRole('button', { name: 'Log out' }).waitFor();
+
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ id: string }>(
+        `SELECT id FROM chat_users WHERE name = 'Maria Lopez' LIMIT 1`,
+      );
+      const maria = rows[0]?.id;
+      if (!maria) throw new Error('demo user Maria has no chat user');
+      await client.query(
+        `INSERT INTO chat_channels (cid, type, id, name, created_by_id, last_message_at) VALUES ('messaging:bench-scroll', 'messaging', 'bench-scroll', 'Bench scroll', $1, now())`,
+        [maria],
+      );
+      await client.query(`INSERT INTO chat_members (cid, user_id) VALUES ('messaging:bench-scroll', $1)`, [
+        maria,
+      ]);
+      await client.query(
+        `INSERT INTO chat_messages (id, cid, user_id, text, created_at, updated_at)
+         SELECT 'bs-' || g, 'messaging:bench-scroll', $1,
+                'Scroll message ' || g || repeat(' lorem ipsum dolor', 1 + g % 12),
+                now() - interval '1 day' + g * interval '1 second', now() - interval '1 day' + g * interval '1 second'
+           FROM generate_series(1, $2::int) g`,
+        [maria, o.messages],
+      );
+      await client.query('ANALYZE');
+    } finally {
+      await client.end();
+    }
+    await page.goto('/app/chat/messaging/bench-scroll');
+    const log = page.getByRole('log', { name: 'Messages' });
+    await log.waitFor();
+    await page
+      .getByText(`Scroll message ${o.messages} `, { exact: false })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    const result = await page.evaluate(async (seconds) => {
+      const logEl = document.querySelector('[role="log"]');
+      // The scrolling element is the log or its nearest scrollable ancestor.
+      let el: HTMLElement | null = logEl as HTMLElement | null;
+      while (el && el.scrollHeight <= el.clientHeight) el = el.parentElement;
+      if (!el) throw new Error('no scrollable message list');
+      const scroller = el;
+      const times: number[] = [];
+      const ids = new Set<string>();
+      await new Promise<void>((resolve) => {
+        const end = performance.now() + seconds * 1000;
+        let last = performance.now();
+        const step = (t: number) => {
+          times.push(t - last);
+          last = t;
+          scroller.scrollTop = Math.max(0, scroller.scrollTop - 120);
+          for (const li of scroller.querySelectorAll('li')) ids.add(li.textContent?.slice(0, 40) ?? '');
+          if (t < end) requestAnimationFrame(step);
+          else resolve();
+        };
+        requestAnimationFrame(step);
+      });
+      return { times, rendered: ids.size };
+    }, o.seconds);
+    const frames = result.times.slice(1);
+    const sorted = [...frames].sort((a, b) => a - b);
+    const total = frames.reduce((a, b) => a + b, 0) / 1000;
+    return {
+      frames: frames.length,
+      fpsMean: Math.round((frames.length / total) * 10) / 10,
+      frameP95: Math.round((sorted[Math.ceil(sorted.length * 0.95) - 1] ?? Number.NaN) * 10) / 10,
+      messagesRendered: result.rendered,
+      jsGzipBytes,
+      notes: [
+        `Scrolled up 120 px per frame for ${o.seconds} s through a ${o.messages}-message channel; ${result.rendered} distinct message rows rendered on the way (older pages load as the list nears its top). Headless Chromium with --disable-gpu renders in software, so FPS is a floor.`,
+      ],
+    };
+  } finally {
+    await browser.close();
+    await node.stop();
+    await db.drop();
+  }
+}

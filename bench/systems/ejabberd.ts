@@ -1,0 +1,147 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from './caseroom.js';
+import { debVersion, stopTree, waitListening, XmppDriver } from './xmpp.js';
+
+/** ejabberd from Debian, configured and started by the bench in a temp dir (not the system service). */
+
+function config(port: number, spool: string, archive: boolean): string {
+  return (
+    `hosts: [localhost]
+loglevel: warning
+hide_sensitive_log_data: true
+listen:
+  - port: ${port}
+    ip: "127.0.0.1"
+    module: ejabberd_c2s
+    max_stanza_size: 262144
+auth_method: internal
+auth_password_format: plain
+registration_timeout: infinity
+acl:
+  loopback:
+    ip: ["127.0.0.0/8"]
+access_rules:
+  register:
+    allow: all
+  local:
+    allow: all
+shaper_rules: {}
+max_fsm_queue: 100000
+modules:
+  mod_disco: {}
+  mod_register:
+    access: register
+    ip_access: all
+    password_strength: 0
+  mod_muc:
+    host: "conference.localhost"
+    access: all
+    access_create: all
+    access_persistent: all
+    access_admin: none
+    history_size: 100
+    max_users: 100000
+    max_users_admin_threshold: 5
+    max_user_conferences: 100000
+    max_users_presence: 100000
+    min_message_interval: 0
+    min_presence_interval: 0
+    max_room_id: 100
+    default_room_options:
+      mam: ${archive ? 'true' : 'false'}
+      max_users: 100000
+      persistent: false
+      logging: false
+${archive ? '  mod_mam:\n    default: always\n    db_type: mnesia\n' : ''}`.replace(/\n\n/g, '\n') +
+    `# spool: ${spool}\n`
+  );
+}
+
+export async function startEjabberd(options: { archive: boolean }): Promise<XmppDriver> {
+  const version = debVersion('ejabberd');
+  if (!version) throw new Error('ejabberd is not installed');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ejabberd-'));
+  const spool = path.join(dir, 'spool');
+  const logs = path.join(dir, 'logs');
+  fs.mkdirSync(spool);
+  fs.mkdirSync(logs);
+  const port = await freePort();
+  fs.writeFileSync(path.join(dir, 'ejabberd.yml'), config(port, spool, options.archive));
+  fs.writeFileSync(path.join(dir, 'ejabberdctl.cfg'), 'ERL_MAX_PORTS=65536\n');
+  fs.chmodSync(dir, 0o755);
+  // ejabberdctl runs the node as the `ejabberd` user.
+  for (const p of [dir, spool, logs, path.join(dir, 'ejabberd.yml'), path.join(dir, 'ejabberdctl.cfg')]) {
+    fs.chownSync(p, uid('ejabberd'), gid('ejabberd'));
+  }
+  const node = `bench${port}@localhost`;
+  const child = spawn(
+    'taskset',
+    [
+      '-c',
+      '0',
+      'ejabberdctl',
+      '--config-dir',
+      dir,
+      '--spool',
+      spool,
+      '--logs',
+      logs,
+      '--node',
+      node,
+      'foreground',
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir },
+  );
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+  child.stderr?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+  const output = () => out + readLog(path.join(logs, 'error.log'));
+  const stop = async () => {
+    await stopTree(child.pid);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitListening(port, 90_000, () => child.exitCode === null, output);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return new XmppDriver(
+    {
+      name: 'ejabberd',
+      version,
+      target: { port, domain: 'localhost', mucDomain: 'conference.localhost' },
+      child,
+      dir,
+      output,
+    },
+    stop,
+  );
+}
+
+function readLog(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8').slice(-5000);
+  } catch {
+    return '';
+  }
+}
+
+function uid(user: string): number {
+  const line = fs
+    .readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${user}:`));
+  return Number(line?.split(':')[2] ?? 0);
+}
+
+function gid(user: string): number {
+  const line = fs
+    .readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${user}:`));
+  return Number(line?.split(':')[3] ?? 0);
+}

@@ -19,12 +19,13 @@ export async function chatCall<T = Record<string, unknown>>(
     rawBody?: string;
     apiKey?: string;
     query?: Record<string, string>;
+    authType?: string;
   } = {},
 ): Promise<Reply<T>> {
   const url = new URL(`/chat${path}`, server.url);
   url.searchParams.set('api_key', options.apiKey ?? server.config.chatApiKey);
   for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
-  const headers: Record<string, string> = { 'auth-type': 'jwt' };
+  const headers: Record<string, string> = { 'auth-type': options.authType ?? 'jwt' };
   if (options.token) headers.authorization = options.token;
   let payload: string | undefined;
   if (options.rawBody !== undefined || options.body !== undefined) {
@@ -79,12 +80,14 @@ export interface ChatSocket {
 
 export async function openSocket(
   server: TestServer,
-  params: { token?: string; userId?: string; apiKey?: string },
+  params: { token?: string; userId?: string; apiKey?: string; authType?: string; json?: unknown },
 ): Promise<ChatSocket> {
   const url = new URL('/chat/connect', server.wsUrl);
   url.searchParams.set('api_key', params.apiKey ?? server.config.chatApiKey);
   if (params.token) url.searchParams.set('authorization', params.token);
   if (params.userId) url.searchParams.set('user_id', params.userId);
+  if (params.authType) url.searchParams.set('auth_type', params.authType);
+  if (params.json !== undefined) url.searchParams.set('json', JSON.stringify(params.json));
   const ws = new WebSocket(url);
   const frames: Frame[] = [];
   const waiters: Array<() => void> = [];

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { ChatErrorCode } from '@caseroom/protocol';
 import type { Config } from '../platform/config.js';
@@ -43,7 +44,7 @@ function tokenError(err: unknown): ChatError {
 
 /**
  * Checks the API key and the token and answers who is acting. A token with `server: true` (signed with the secret)
- * acts with full rights; `Auth-Type: anonymous` is not supported yet and fails with code 3.
+ * acts with full rights; `Auth-Type: anonymous` acts as a fresh anonymous visitor.
  */
 export async function authenticate(
   config: Config,
@@ -53,7 +54,10 @@ export async function authenticate(
   if (creds.apiKey !== config.chatApiKey) {
     throw new ChatError(ChatErrorCode.AccessKey, 'api_key not found or not valid', 401);
   }
-  if (creds.authType === 'anonymous') throw authFailed('anonymous access is not enabled');
+  // Anonymous visitors get a throwaway id and no user row; they are read-only (see the chat plugin's hook).
+  if (creds.authType === 'anonymous') {
+    return { kind: 'user', userId: `!anon-${crypto.randomUUID()}`, anonymous: true };
+  }
   const token = creds.token?.replace(/^Bearer\s+/i, '');
   if (!token) throw authFailed('Authorization header (the chat token) is missing');
   let payload;

@@ -3,7 +3,7 @@ import { ChatErrorCode } from '@caseroom/protocol';
 import type { Platform } from '../platform/context.js';
 import { authenticate } from './auth.js';
 import type { ChatContext } from './context.js';
-import { ChatError } from './errors.js';
+import { ChatError, notAllowed } from './errors.js';
 import { Realtime } from './realtime/fanout.js';
 import { pruneEvents } from './actions/sync.js';
 import { activityRoutes } from './routes/activity.js';
@@ -13,6 +13,7 @@ import { userRoutes } from './routes/users.js';
 import { adminRoutes } from './routes/admin.js';
 import { seedBuiltInRules } from './actions/permissions.js';
 import { connectRoute } from './routes/connect.js';
+import { sessionRoutes } from './routes/session.js';
 import { connectionIdOf, credentialsOf } from './routes/credentials.js';
 import { createServerApi } from './server-client.js';
 import type { ChatServerApi } from './server-api.js';
@@ -26,6 +27,16 @@ export interface ChatModule {
   /** Closes sockets and bus subscriptions. */
   close(): Promise<void>;
 }
+
+/** What an anonymous visitor may call: reading only (they are a member of nothing, so they see nothing private). */
+const ANONYMOUS_ALLOWED = new Set([
+  'GET /chat/hi',
+  'GET /chat/longpoll',
+  'GET /chat/channeltypes',
+  'POST /chat/channels',
+  'GET /chat/users',
+  'GET /chat/rate_limits',
+]);
 
 /** How often a node drops events past the sync retention window. */
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
@@ -63,8 +74,15 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
       });
       chat.addHook('onRequest', async (req) => {
         // The socket authenticates itself so that it can answer with an error frame.
-        if (req.routeOptions.url === '/chat/connect') return;
+        if (req.routeOptions.url === '/chat/connect' || req.routeOptions.url === '/chat/guest') return;
         const actor = await authenticate(ctx.config, credentialsOf(req), ctx.realtime.revokedBefore);
+        if (
+          actor.kind === 'user' &&
+          actor.anonymous &&
+          !ANONYMOUS_ALLOWED.has(`${req.method} ${req.routeOptions.url}`)
+        ) {
+          throw notAllowed('anonymous connections are read-only');
+        }
         const connectionId = connectionIdOf(req);
         req.chatActor = actor.kind === 'user' && connectionId ? { ...actor, connectionId } : actor;
       });
@@ -74,6 +92,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
       messageRoutes(chat, ctx);
       userRoutes(chat, ctx);
       adminRoutes(chat, ctx);
+      sessionRoutes(chat, ctx);
     },
     { prefix: '/chat' },
   );

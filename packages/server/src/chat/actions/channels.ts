@@ -41,6 +41,9 @@ export async function queryChannel(
   if (req.watch && actor.kind === 'user' && actor.connectionId) {
     await ctx.realtime.setWatching(actor.connectionId, channel.cid, true);
   }
+  if (req.presence && actor.kind === 'user' && actor.connectionId) {
+    await ctx.realtime.setPresence(actor.connectionId);
+  }
   const [state] = await channelStates(ctx.db, [channel], actor, {
     ...(req.messages ? { messages: req.messages } : {}),
     ...(req.members?.limit !== undefined ? { memberLimit: req.members.limit } : {}),
@@ -97,6 +100,9 @@ export async function queryChannels(
   );
   if (req.watch && actor.kind === 'user' && actor.connectionId) {
     for (const row of rows) await ctx.realtime.setWatching(actor.connectionId, row.cid, true);
+  }
+  if (req.presence && actor.kind === 'user' && actor.connectionId) {
+    await ctx.realtime.setPresence(actor.connectionId);
   }
   return channelStates(ctx.db, rows, actor, {
     messageLimit: req.message_limit ?? CHAT_LIMITS.messagePageSize,

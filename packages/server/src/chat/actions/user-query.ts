@@ -2,6 +2,7 @@ import type { ChatUser } from '@caseroom/protocol';
 import type { Actor, ChatContext } from '../context.js';
 import { inputError } from '../errors.js';
 import { presentUser } from '../presenters/user.js';
+import { onlineSql } from '../realtime/presence.js';
 import type { UserRow } from '../store/rows.js';
 
 export interface UserQuery {
@@ -54,7 +55,7 @@ export async function queryUsers(ctx: ChatContext, actor: Actor, query: UserQuer
     return `${column} ${s.direction === -1 ? 'DESC' : 'ASC'} NULLS LAST`;
   });
   const { rows } = await ctx.db.query<UserRow>(
-    `SELECT u.* FROM chat_users u WHERE ${where.join(' AND ')} ORDER BY ${[...order, 'u.id'].join(', ')}
+    `SELECT u.*, ${onlineSql('u')} AS online FROM chat_users u WHERE ${where.join(' AND ')} ORDER BY ${[...order, 'u.id'].join(', ')}
       LIMIT ${p(Math.min(query.limit ?? 30, 100))} OFFSET ${p(query.offset ?? 0)}`,
     params,
   );

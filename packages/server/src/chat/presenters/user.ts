@@ -32,6 +32,7 @@ export function presentUser(row: UserRow): ChatUser {
     ...(row.image !== null ? { image: row.image } : {}),
     role: row.role,
     ...(row.language !== null ? { language: row.language } : {}),
+    ...(typeof row.online === 'boolean' ? { online: row.online } : {}),
     ...(row.last_active ? { last_active: iso(row.last_active) } : {}),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),

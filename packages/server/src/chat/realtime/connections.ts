@@ -1,15 +1,24 @@
-import type { WebSocket } from 'ws';
+/** Where a connection's frames go: a WebSocket or a long-poll queue. */
+export interface ConnectionSink {
+  readonly open: boolean;
+  send(frame: string): void;
+  close(code: number, reason: string): void;
+}
 
-/** One open socket of one user on this node. */
+/** One open connection (socket or long-poll) of one user on this node. */
 export interface Connection {
   id: string;
   userId: string;
-  socket: WebSocket;
+  sink: ConnectionSink;
   /** Channels this connection watches (set by channel queries with `watch: true`). */
   watching: Set<string>;
+  /** Set by a query with `presence: true`: the connection receives `user.presence.changed`. */
+  presence: boolean;
+  /** An anonymous connection (read-only, no user row, no presence). */
+  anonymous: boolean;
 }
 
-/** This node's open sockets, by connection id and by user id. */
+/** This node's open connections, by connection id and by user id. */
 export class ConnectionRegistry {
   private readonly byId = new Map<string, Connection>();
   private readonly byUser = new Map<string, Set<Connection>>();

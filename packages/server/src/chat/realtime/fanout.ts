@@ -16,11 +16,14 @@ export interface Delivery {
   users: string[];
   event: WireEvent;
   watch?: 'watching' | 'not-watching';
+  /** Only connections that asked for presence (`presence: true` in a query). */
+  presence?: boolean;
 }
 
 type Envelope =
   | { kind: 'event'; delivery: Delivery }
   | { kind: 'watch'; connectionId: string; cid: string; on: boolean }
+  | { kind: 'presence'; connectionId: string }
   | { kind: 'revoke'; userId: string; before: number };
 
 /** Fan-out across nodes: publish on the bus, and on every node write to the local sockets of the audience. */
@@ -29,6 +32,8 @@ export class Realtime {
   /** Per user: tokens issued (`iat`, seconds) before this instant are refused (see {@link revokeUser}). */
   readonly revokedBefore = new Map<string, number>();
   private unsubscribe: (() => Promise<void>) | undefined;
+  /** Set once the node shuts down: connections closing then leave the database alone. */
+  closing = false;
 
   constructor(
     private readonly bus: Bus,
@@ -70,7 +75,19 @@ export class Realtime {
     await this.bus.publish(FANOUT_TOPIC, envelope);
   }
 
+  /** Subscribes a connection (on whichever node holds it) to presence changes of the users it sees. */
+  async setPresence(connectionId: string): Promise<void> {
+    const local = this.connections.get(connectionId);
+    if (local) local.presence = true;
+    else await this.bus.publish(FANOUT_TOPIC, { kind: 'presence', connectionId } satisfies Envelope);
+  }
+
   private receive(envelope: Envelope): void {
+    if (envelope.kind === 'presence') {
+      const conn = this.connections.get(envelope.connectionId);
+      if (conn) conn.presence = true;
+      return;
+    }
     if (envelope.kind === 'revoke') {
       const known = this.revokedBefore.get(envelope.userId) ?? 0;
       this.revokedBefore.set(envelope.userId, Math.max(known, envelope.before));
@@ -80,8 +97,8 @@ export class Realtime {
         created_at: new Date().toISOString(),
       });
       for (const conn of [...this.connections.ofUser(envelope.userId)]) {
-        if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(frame);
-        conn.socket.close(1000, 'token revoked');
+        if (conn.sink.open) conn.sink.send(frame);
+        conn.sink.close(1000, 'token revoked');
       }
       return;
     }
@@ -92,7 +109,7 @@ export class Realtime {
       else conn.watching.delete(envelope.cid);
       return;
     }
-    const { users, event, watch } = envelope.delivery;
+    const { users, event, watch, presence } = envelope.delivery;
     const cid = typeof event.cid === 'string' ? event.cid : undefined;
     // Framed once per node, written to many sockets.
     let frame: string | undefined;
@@ -102,14 +119,16 @@ export class Realtime {
           const watching = conn.watching.has(cid);
           if ((watch === 'watching') !== watching) continue;
         }
+        if (presence && !conn.presence) continue;
         frame ??= JSON.stringify(event);
-        if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(frame);
+        if (conn.sink.open) conn.sink.send(frame);
       }
     }
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.unsubscribe?.();
-    for (const conn of this.connections.all()) conn.socket.close(1001, 'server shutting down');
+    for (const conn of [...this.connections.all()]) conn.sink.close(1001, 'server shutting down');
   }
 }

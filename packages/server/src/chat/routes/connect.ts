@@ -1,13 +1,13 @@
-import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { CHAT_TIMING } from '@caseroom/protocol';
+import { DeviceInput } from '../actions/devices.js';
 import { authenticate } from '../auth.js';
 import type { ChatContext } from '../context.js';
-import { ChatError } from '../errors.js';
-import { presentUser } from '../presenters/user.js';
-import type { Connection } from '../realtime/connections.js';
-import { ensureUser, getUser, unreadTotals } from '../store/users.js';
+import { ChatError, inputError } from '../errors.js';
+import type { Connection, ConnectionSink } from '../realtime/connections.js';
+import { connectionClosed, connectionSeen } from '../realtime/presence.js';
+import { openSession } from '../realtime/session.js';
 import { credentialsOf } from './credentials.js';
 
 /** Sends the error frame of a refused socket, then closes it normally (the client reads the code, e.g. 40). */
@@ -18,39 +18,49 @@ function refuse(socket: WebSocket, err: ChatError): void {
   socket.close(1000, 'authentication failed');
 }
 
+/** The connect payload (query `json`): the device to register, set only when the connection opens. */
+export function connectDevice(req: FastifyRequest): DeviceInput | undefined {
+  const raw = (req.query as Record<string, unknown> | undefined)?.json;
+  if (typeof raw !== 'string') return undefined;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(raw);
+  } catch {
+    throw inputError('json must be a JSON object');
+  }
+  const device = (payload as { device?: unknown } | null)?.device;
+  if (device === undefined) return undefined;
+  const parsed = DeviceInput.safeParse(device);
+  if (!parsed.success) throw inputError('device: needs id and push_provider');
+  return parsed.data;
+}
+
+function socketSink(socket: WebSocket): ConnectionSink {
+  return {
+    get open() {
+      return socket.readyState === socket.OPEN;
+    },
+    send: (frame) => socket.send(frame),
+    close: (code, reason) => socket.close(code, reason),
+  };
+}
+
 async function open(
   ctx: ChatContext,
   socket: WebSocket,
   req: FastifyRequest,
 ): Promise<Connection | undefined> {
-  let actor;
   try {
-    actor = await authenticate(ctx.config, credentialsOf(req), ctx.realtime.revokedBefore);
+    const actor = await authenticate(ctx.config, credentialsOf(req), ctx.realtime.revokedBefore);
+    const session = await openSession(ctx, actor, socketSink(socket), connectDevice(req));
+    if (!session) return undefined;
+    socket.send(session.hello);
+    return session.conn;
   } catch (err) {
     if (err instanceof ChatError) refuse(socket, err);
     else throw err;
     return undefined;
   }
-  if (actor.kind !== 'user') {
-    refuse(socket, new ChatError(4, 'a server token cannot open a user connection', 400));
-    return undefined;
-  }
-  const userId = actor.userId;
-  await ensureUser(ctx.db, userId);
-  await ctx.db.query('UPDATE chat_users SET last_active = now() WHERE id = $1', [userId]);
-  const [row, totals] = await Promise.all([getUser(ctx.db, userId), unreadTotals(ctx.db, userId)]);
-  if (socket.readyState !== socket.OPEN || !row) return undefined;
-  const conn: Connection = { id: crypto.randomUUID(), userId, socket, watching: new Set() };
-  ctx.realtime.connections.add(conn);
-  socket.send(
-    JSON.stringify({
-      type: 'health.check',
-      connection_id: conn.id,
-      me: { ...presentUser(row), ...totals },
-      created_at: new Date().toISOString(),
-    }),
-  );
-  return conn;
 }
 
 /**
@@ -92,11 +102,16 @@ export function connectRoute(http: FastifyInstance, ctx: ChatContext): void {
     const check = setInterval(() => {
       if (Date.now() - lastSeen > CHAT_TIMING.connectionCheckTimeoutMs) socket.terminate();
       else if (socket.readyState === socket.OPEN) socket.ping();
+      if (conn) connectionSeen(ctx, conn).catch((err: unknown) => ctx.log.warn({ err }, 'presence refresh'));
     }, CHAT_TIMING.wsPingIntervalMs);
     socket.on('close', () => {
       clearInterval(check);
-      void ready.then(() => {
-        if (conn) ctx.realtime.connections.remove(conn);
+      void ready.then(async () => {
+        if (!conn) return;
+        ctx.realtime.connections.remove(conn);
+        await connectionClosed(ctx, conn).catch((err: unknown) => {
+          if (!ctx.realtime.closing) ctx.log.warn({ err }, 'presence close');
+        });
       });
     });
   });

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
+import { onlineSql } from '../realtime/presence.js';
 import type { ChannelRow, MemberRow, UserRow } from './rows.js';
 
 /** Channel columns plus the computed member count, for `FROM chat_channels c`. */
@@ -71,7 +72,7 @@ export async function listMembers(
   if (cids.length === 0 || limit === 0) return map;
   const { rows } = await q.query<MemberRow & { user: UserRow; rn: number }>(
     `SELECT * FROM (
-       SELECT m.*, to_jsonb(u) AS "user",
+       SELECT m.*, to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')}) AS "user",
               row_number() OVER (PARTITION BY m.cid ORDER BY m.created_at, m.user_id) AS rn
          FROM chat_members m JOIN chat_users u ON u.id = m.user_id
         WHERE m.cid = ANY($1)

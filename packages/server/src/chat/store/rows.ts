@@ -14,6 +14,8 @@ export interface UserRow {
   deleted_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** Computed by the loaders: a live connection on any node. */
+  online?: boolean;
 }
 
 export interface ChannelRow {

@@ -1,11 +1,15 @@
 import type { Queryable } from '../../platform/db.js';
+import { onlineSql } from '../realtime/presence.js';
 import type { UserRow } from './rows.js';
 
 export async function getUsers(q: Queryable, ids: Iterable<string>): Promise<Map<string, UserRow>> {
   const list = [...new Set(ids)];
   const map = new Map<string, UserRow>();
   if (list.length === 0) return map;
-  const { rows } = await q.query<UserRow>('SELECT * FROM chat_users WHERE id = ANY($1)', [list]);
+  const { rows } = await q.query<UserRow>(
+    `SELECT u.*, ${onlineSql('u')} AS online FROM chat_users u WHERE u.id = ANY($1)`,
+    [list],
+  );
   for (const row of rows) map.set(row.id, row);
   return map;
 }

@@ -1,0 +1,69 @@
+import type { ChatContext } from '../context.js';
+import { presentUser } from '../presenters/user.js';
+import { getUser } from '../store/users.js';
+import type { Connection } from './connections.js';
+
+/** A connection row not refreshed for this long no longer counts (its node died): about three ping intervals. */
+export const PRESENCE_STALE_SECONDS = 75;
+
+/** SQL: whether the user `alias.id` has a live connection on any node. */
+export const onlineSql = (alias: string) =>
+  `EXISTS (SELECT 1 FROM chat_presence p WHERE p.user_id = ${alias}.id
+             AND p.seen_at > now() - interval '${PRESENCE_STALE_SECONDS} seconds')`;
+
+async function liveConnections(ctx: ChatContext, userId: string): Promise<number> {
+  const { rows } = await ctx.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM chat_presence
+      WHERE user_id = $1 AND seen_at > now() - interval '${PRESENCE_STALE_SECONDS} seconds'`,
+    [userId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/**
+ * `user.presence.changed` to the user's own connections and to everyone sharing a channel with them, on
+ * connections that asked for presence (`presence: true` in a channel query).
+ */
+async function announce(ctx: ChatContext, userId: string, online: boolean): Promise<void> {
+  const row = await getUser(ctx.db, userId);
+  if (!row) return;
+  const peers = await ctx.db.query<{ user_id: string }>(
+    `SELECT DISTINCT o.user_id FROM chat_members m JOIN chat_members o ON o.cid = m.cid
+      WHERE m.user_id = $1 AND NOT m.banned AND NOT o.banned`,
+    [userId],
+  );
+  const user = { ...presentUser(row), online };
+  await ctx.realtime.publish([
+    {
+      users: [...new Set([userId, ...peers.rows.map((r) => r.user_id)])],
+      presence: true,
+      event: { type: 'user.presence.changed', user, created_at: new Date().toISOString() },
+    },
+  ]);
+}
+
+/** Records a new connection; the user's first one makes them online. */
+export async function connectionOpened(ctx: ChatContext, conn: Connection): Promise<void> {
+  if (conn.anonymous) return;
+  await ctx.db.query(
+    'INSERT INTO chat_presence (connection_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+    [conn.id, conn.userId],
+  );
+  if ((await liveConnections(ctx, conn.userId)) === 1) await announce(ctx, conn.userId, true);
+}
+
+/** Keeps a connection's row fresh (every ping interval). */
+export async function connectionSeen(ctx: ChatContext, conn: Connection): Promise<void> {
+  if (conn.anonymous) return;
+  await ctx.db.query('UPDATE chat_presence SET seen_at = now() WHERE connection_id = $1', [conn.id]);
+}
+
+/** Drops a connection; the user's last one makes them offline (and sets `last_active`). */
+export async function connectionClosed(ctx: ChatContext, conn: Connection): Promise<void> {
+  // On shutdown the rows stay and go stale: other nodes stop counting them after PRESENCE_STALE_SECONDS.
+  if (conn.anonymous || ctx.realtime.closing) return;
+  await ctx.db.query('DELETE FROM chat_presence WHERE connection_id = $1', [conn.id]);
+  if ((await liveConnections(ctx, conn.userId)) > 0) return;
+  await ctx.db.query('UPDATE chat_users SET last_active = now() WHERE id = $1', [conn.userId]);
+  await announce(ctx, conn.userId, false);
+}

@@ -1,0 +1,55 @@
+import crypto from 'node:crypto';
+import type { Actor, ChatContext } from '../context.js';
+import { inputError } from '../errors.js';
+import { presentUser } from '../presenters/user.js';
+import { ensureUser, getUser, unreadTotals } from '../store/users.js';
+import type { Connection, ConnectionSink } from './connections.js';
+import { connectionOpened } from './presence.js';
+import { registerDevice, type DeviceInput } from '../actions/devices.js';
+
+/**
+ * Opens a connection (WebSocket or long-poll) for an authenticated user or an anonymous visitor: registers it on
+ * this node, records presence, registers the device named at connect time (the only moment a connection may set
+ * it), and answers the first frame, `health.check` with `connection_id` and `me`.
+ */
+export async function openSession(
+  ctx: ChatContext,
+  actor: Actor,
+  sink: ConnectionSink,
+  device?: DeviceInput,
+): Promise<{ conn: Connection; hello: string } | undefined> {
+  if (actor.kind !== 'user') throw inputError('a server token cannot open a user connection');
+  const anonymous = actor.anonymous === true;
+  let me: Record<string, unknown> = {
+    id: actor.userId,
+    role: 'anonymous',
+    total_unread_count: 0,
+    unread_channels: 0,
+  };
+  if (!anonymous) {
+    await ensureUser(ctx.db, actor.userId);
+    await ctx.db.query('UPDATE chat_users SET last_active = now() WHERE id = $1', [actor.userId]);
+    if (device) await registerDevice(ctx, actor, { ...device, user_id: actor.userId });
+    const row = await getUser(ctx.db, actor.userId);
+    if (!row) return undefined;
+    me = { ...presentUser(row), online: true, ...(await unreadTotals(ctx.db, actor.userId)) };
+  }
+  if (!sink.open) return undefined;
+  const conn: Connection = {
+    id: crypto.randomUUID(),
+    userId: actor.userId,
+    sink,
+    watching: new Set(),
+    presence: false,
+    anonymous,
+  };
+  ctx.realtime.connections.add(conn);
+  await connectionOpened(ctx, conn);
+  const hello = JSON.stringify({
+    type: 'health.check',
+    connection_id: conn.id,
+    me,
+    created_at: new Date().toISOString(),
+  });
+  return { conn, hello };
+}

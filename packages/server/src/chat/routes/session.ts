@@ -1,0 +1,91 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { CHAT_TIMING, ChatErrorCode } from '@caseroom/protocol';
+import { DeviceInput, deleteDevice, listDevices, registerDevice } from '../actions/devices.js';
+import { createGuest } from '../actions/guest.js';
+import type { ChatContext } from '../context.js';
+import { ChatError } from '../errors.js';
+import type { Connection } from '../realtime/connections.js';
+import { LongPollSink } from '../realtime/longpoll.js';
+import { connectionClosed, connectionSeen } from '../realtime/presence.js';
+import { openSession } from '../realtime/session.js';
+import { connectDevice } from './connect.js';
+import { credentialsOf } from './credentials.js';
+import { actorOf, parse } from './pipeline.js';
+
+const LongPollQuery = z.looseObject({
+  connection_id: z.string().optional(),
+  /** How long to wait for events, in ms (default and maximum: the 30 s long-poll timeout). */
+  timeout: z.coerce.number().int().min(0).max(CHAT_TIMING.longPollTimeoutMs).optional(),
+});
+const GuestRequest = z.object({
+  user: z.looseObject({ id: z.string().min(1).max(255), name: z.string().optional() }),
+});
+const DeviceQuery = z.looseObject({ id: z.string().optional(), user_id: z.string().optional() });
+
+const eventsBody = (frames: string[]) => `{"events":[${frames.join(',')}]}`;
+
+/** Connection extras (chat-spec §7 Connection): long-poll fallback, guests, devices. */
+export function sessionRoutes(http: FastifyInstance, ctx: ChatContext): void {
+  /**
+   * `GET /chat/longpoll`: without `connection_id` opens a long-poll connection and answers its `health.check`;
+   * with it, waits for that connection's events (the same frames a socket gets) and answers them.
+   */
+  http.get('/longpoll', async (req, reply) => {
+    const actor = actorOf(req);
+    const query = parse(LongPollQuery, req.query);
+    reply.type('application/json');
+    if (!query.connection_id) {
+      const opened: { conn?: Connection } = {};
+      const sink = new LongPollSink(CHAT_TIMING.connectionCheckTimeoutMs, () => {
+        const conn = opened.conn;
+        if (!conn) return;
+        ctx.realtime.connections.remove(conn);
+        connectionClosed(ctx, conn).catch((err: unknown) => ctx.log.warn({ err }, 'presence close'));
+      });
+      const session = await openSession(ctx, actor, sink, connectDevice(req));
+      if (!session) throw new ChatError(ChatErrorCode.Internal, 'connection could not be opened', 500);
+      opened.conn = session.conn;
+      return eventsBody([session.hello]);
+    }
+    const conn = ctx.realtime.connections.get(query.connection_id);
+    if (
+      !conn ||
+      !(conn.sink instanceof LongPollSink) ||
+      actor.kind !== 'user' ||
+      conn.userId !== actor.userId
+    ) {
+      throw new ChatError(
+        ChatErrorCode.ConnectionIdNotFound,
+        `connection_id "${query.connection_id}" not found`,
+        400,
+      );
+    }
+    await connectionSeen(ctx, conn);
+    return eventsBody(await conn.sink.take(query.timeout ?? CHAT_TIMING.longPollTimeoutMs));
+  });
+
+  /** `POST /chat/guest` (api_key only): creates a guest user and answers a token for it. */
+  http.post('/guest', async (req) => {
+    if (credentialsOf(req).apiKey !== ctx.config.chatApiKey) {
+      throw new ChatError(ChatErrorCode.AccessKey, 'api_key not found or not valid', 401);
+    }
+    const { user } = parse(GuestRequest, req.body);
+    return createGuest(ctx, user);
+  });
+
+  http.post('/devices', async (req) => {
+    await registerDevice(ctx, actorOf(req), parse(DeviceInput, req.body));
+    return {};
+  });
+  http.get('/devices', async (req) => {
+    const q = parse(DeviceQuery, req.query);
+    return { devices: await listDevices(ctx, actorOf(req), q.user_id) };
+  });
+  http.delete('/devices', async (req) => {
+    const q = parse(DeviceQuery, req.query);
+    if (!q.id) throw new ChatError(ChatErrorCode.InputError, 'id is required', 400);
+    await deleteDevice(ctx, actorOf(req), q.id, q.user_id);
+    return {};
+  });
+}

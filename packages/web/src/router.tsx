@@ -26,6 +26,20 @@ export const router = createBrowserRouter([
         lazy: async () => ({ Component: (await import('./auth/ProfilePage')).ProfilePage }),
       },
       {
+        path: 'caseplans',
+        lazy: async () => ({ Component: (await import('./caseplans/CaseplansPage')).CaseplansPage }),
+      },
+      {
+        path: 'caseplans/:id',
+        lazy: async () => ({ Component: (await import('./caseplans/CaseplanPage')).CaseplanPage }),
+      },
+      {
+        path: 'organizations/:id?',
+        lazy: async () => ({
+          Component: (await import('./organizations/OrganizationAdminPage')).OrganizationAdminPage,
+        }),
+      },
+      {
         path: 'chat/:channelType/:channelId',
         lazy: async () => ({ Component: (await import('./chat/ChannelView')).ChannelRoute }),
       },

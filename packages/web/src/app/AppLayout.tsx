@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { Navigate, Outlet, useLocation, useMatch } from 'react-router-dom';
+import { Link, Navigate, Outlet, useLocation, useMatch } from 'react-router-dom';
 import type { MeResponse } from '@caseroom/protocol';
 import { ChannelList } from '../chat/ChannelList';
 import { useChat } from '../chat/ChatContext';
@@ -74,6 +74,11 @@ function AppShell({ me }: { me: MeResponse }) {
             onSelect={select}
             onRetry={caseplans.reload}
           />
+          <nav className="domain-nav" aria-label={t('domain.nav.caseplans')}>
+            <Link to="/app/caseplans">{t('domain.nav.caseplans')}</Link>
+            {' · '}
+            <Link to="/app/organizations">{t('domain.nav.organization')}</Link>
+          </nav>
           {chat.status === 'ready' ? (
             <ChannelList
               client={chat.client}

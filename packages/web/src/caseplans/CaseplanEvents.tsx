@@ -1,0 +1,95 @@
+import type { Caseplan, CaseplanEvent } from '@caseroom/protocol';
+import { callFunction } from '../api/http';
+import { t } from '../i18n/t';
+import { useSession } from '../session/useSession';
+import { ActionForm, Field, LoadState, text } from './ui';
+import { useLoad } from './useLoad';
+
+const RESPONSES = ['yes', 'no', 'maybe'] as const;
+
+/** The case plan's events, soonest first, with RSVP buttons and (while open) a form to add one. */
+export function CaseplanEvents({ plan, nameOf }: { plan: Caseplan; nameOf: (uid: string) => string }) {
+  const events = useLoad<CaseplanEvent[]>(`/api/caseplans/${plan.id}/events`);
+  const session = useSession();
+  const me = session.status === 'signed-in' ? session.me.uid : null;
+  const onPlan = me !== null && plan.users[me]?.active === true;
+  return (
+    <>
+      <h2>{t('domain.caseplan.events')}</h2>
+      <LoadState state={events} onRetry={events.reload}>
+        {(list) =>
+          list.length === 0 ? (
+            <p className="muted">{t('domain.caseplan.noEvents')}</p>
+          ) : (
+            <ul className="domain-list">
+              {list.map((event) => {
+                const answers = Object.values(event.rsvp);
+                const count = (r: string) => String(answers.filter((a) => a.response === r).length);
+                return (
+                  <li key={event.id}>
+                    <strong>{event.title}</strong> — {new Date(event.startsAt).toLocaleString()}{' '}
+                    <span className="muted">
+                      {t('domain.caseplan.answers', {
+                        yes: count('yes'),
+                        no: count('no'),
+                        maybe: count('maybe'),
+                      })}
+                    </span>
+                    {Object.entries(event.rsvp).map(([uid, a]) => (
+                      <span key={uid} className="muted">
+                        {' '}
+                        · {nameOf(uid)}: {a.response}
+                      </span>
+                    ))}
+                    {onPlan && !plan.closed ? (
+                      <div role="group" aria-label={t('domain.caseplan.rsvp', { title: event.title })}>
+                        {RESPONSES.map((response) => (
+                          <button
+                            key={response}
+                            type="button"
+                            className="button button-small"
+                            aria-pressed={me !== null && event.rsvp[me]?.response === response}
+                            onClick={() =>
+                              void callFunction('events-rsvp', {
+                                caseplanId: plan.id,
+                                eventId: event.id,
+                                response,
+                              }).then(events.reload)
+                            }
+                          >
+                            {t(`domain.caseplan.rsvp.${response}`)}
+                          </button>
+                        ))}
+                      </div>
+                    ) : null}
+                  </li>
+                );
+              })}
+            </ul>
+          )
+        }
+      </LoadState>
+      {plan.closed ? null : (
+        <ActionForm
+          label={t('domain.caseplan.addEvent')}
+          submit={t('domain.caseplan.addEvent')}
+          onSubmit={async (form) => {
+            await callFunction('events-create', {
+              caseplanId: plan.id,
+              title: text(form, 'title'),
+              startsAt: new Date(text(form, 'startsAt')).toISOString(),
+            });
+            events.reload();
+          }}
+        >
+          <Field label={t('domain.caseplan.eventTitle')}>
+            <input name="title" required maxLength={200} />
+          </Field>
+          <Field label={t('domain.caseplan.eventStart')}>
+            <input name="startsAt" type="datetime-local" required />
+          </Field>
+        </ActionForm>
+      )}
+    </>
+  );
+}

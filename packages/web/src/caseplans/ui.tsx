@@ -1,0 +1,91 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { ApiError } from '../api/http';
+import { t } from '../i18n/t';
+import type { Loaded } from './useLoad';
+
+/** Renders loading, error (with retry) and ready states of a {@link Loaded} value. */
+export function LoadState<T>({
+  state,
+  onRetry,
+  children,
+}: {
+  state: Loaded<T>;
+  onRetry: () => void;
+  children: (data: T) => ReactNode;
+}) {
+  if (state.status === 'loading') {
+    return (
+      <p className="muted" role="status">
+        {t('app.loading')}
+      </p>
+    );
+  }
+  if (state.status === 'error') {
+    return (
+      <div role="alert" className="inline-error">
+        <span>{t('domain.loadError', { message: state.error })}</span>{' '}
+        <button type="button" className="button button-small" onClick={onRetry}>
+          {t('app.retry')}
+        </button>
+      </div>
+    );
+  }
+  return <>{children(state.data)}</>;
+}
+
+/**
+ * A form that runs one action; shows "working" while it runs and the server's message when it fails.
+ * `onSubmit` answers true to reset the form.
+ */
+export function ActionForm({
+  label,
+  submit,
+  onSubmit,
+  children,
+}: {
+  label: string;
+  submit: string;
+  onSubmit: (form: FormData) => Promise<boolean | void>;
+  children: ReactNode;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const handle = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    setBusy(true);
+    setError(null);
+    try {
+      if ((await onSubmit(new FormData(form))) !== false) form.reset();
+    } catch (err) {
+      setError(err instanceof ApiError ? (err.toast ?? err.message) : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="domain-form" aria-label={label} onSubmit={(e) => void handle(e)}>
+      {children}
+      <button type="submit" className="button button-small" disabled={busy}>
+        {busy ? t('domain.working') : submit}
+      </button>
+      {error ? (
+        <p role="alert" className="inline-error">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+/** A labelled input (the label wraps it, so it is always tied to its control). */
+export function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <label className="domain-field">
+      <span className="field-label">{label}</span>
+      {children}
+    </label>
+  );
+}
+
+export const text = (form: FormData, name: string): string => String(form.get(name) ?? '').trim();

@@ -8,10 +8,11 @@ import { ensurePeers } from './lib/peers.js';
 import { toMarkdown, type Report, type ScenarioReport } from './lib/report.js';
 import { ROOT, SERVER_MAIN } from './systems/caseroom.js';
 import * as suite from './scenarios/suite.js';
+import { profileFanout } from './scenarios/profile.js';
 
 /**
  * `npm run bench` (full) and `npm run bench -- --quick` (every scenario small). Options: `--only fanout,durable`,
- * `--systems Caseroom,ejabberd`, `--no-install` (do not apt-get the peers), `--no-build` (use packages/server/dist as it is), `--out <dir>`.
+ * `--systems Caseroom,ejabberd`, `--no-install` (do not apt-get the peers), `--no-build` (use packages/server/dist as it is), `--profile` (only a CPU profile of the server during fan-out), `--out <dir>`.
  */
 
 const FULL: suite.Sizes = {
@@ -42,6 +43,7 @@ const { values } = parseArgs({
     'no-install': { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
     out: { type: 'string' },
+    profile: { type: 'boolean', default: false },
   },
 });
 
@@ -94,6 +96,23 @@ async function main(): Promise<void> {
     scenarios: [],
     notes: [...peers.notes],
   };
+  if (values.profile) {
+    // Only the profile: the fan-out at a fixed rate with the server under --cpu-prof.
+    const sizes = values.quick ? QUICK : FULL;
+    const rate = Number(process.env.BENCH_PROFILE_RATE ?? 50);
+    const summary = await profileFanout({ ...sizes.fanout, rates: [rate, rate], stepSeconds: 10 });
+    const file = path.join(
+      values.out ?? path.join(ROOT, 'bench/results'),
+      `${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}-profile.json`,
+    );
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(
+      file,
+      `${JSON.stringify({ ...report, profile: { rate, members: sizes.fanout.members, ...summary } }, null, 2)}\n`,
+    );
+    log(`wrote ${file}`);
+    return;
+  }
   const byId: Record<string, ScenarioReport> = {};
   for (const id of SCENARIOS) {
     if (!only.includes(id)) continue;

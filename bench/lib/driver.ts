@@ -11,7 +11,8 @@ export interface Mark {
   ts: number;
 }
 
-export type OnMark = (mark: Mark) => void;
+/** `delayed`: the message came as history (XMPP `urn:xmpp:delay`), not live. */
+export type OnMark = (mark: Mark, delayed?: boolean) => void;
 
 export interface RoomClient {
   /** Sends a benchmark message into the room; resolves when the system acknowledged it. */

@@ -149,7 +149,7 @@ function xmppStorm(driver: XmppDriver, roomOf: (i: number) => number, rooms: num
         `storm${roomOf(i)}`,
         `storm${i}`,
         i,
-        (m) => inbox.live(m),
+        (m, delayed) => (delayed ? inbox.caughtUp(m) : inbox.live(m)),
         new Date(droppedAt - 2000).toISOString(),
       );
     },

@@ -163,7 +163,10 @@ export class XmppConnection {
     }
     const end = this.buf.lastIndexOf('</message>');
     if (end !== -1) {
-      scanMarks(this.buf.slice(0, end), (mark) => this.onMark(mark));
+      for (const stanza of this.buf.slice(0, end).split('</message>')) {
+        const delayed = stanza.includes('urn:xmpp:delay');
+        scanMarks(stanza, (mark) => this.onMark(mark, delayed));
+      }
       this.buf = this.buf.slice(end + 10);
     } else if (this.buf.length > 65_536 && !this.buf.includes('<message')) {
       this.buf = this.buf.slice(-64);
@@ -172,8 +175,8 @@ export class XmppConnection {
 
   private senderIndex = -1;
 
-  private onMark(mark: Mark): void {
-    this.streaming?.(mark);
+  private onMark(mark: Mark, delayed: boolean): void {
+    this.streaming?.(mark, delayed);
     if (mark.sender === this.senderIndex) {
       const ack = this.pendingAcks.get(mark.seq);
       if (ack) {

@@ -21,7 +21,7 @@ export async function buildApp(platform: Platform): Promise<App> {
   const http = Fastify({
     loggerInstance: platform.log as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: platform.config.trustProxy,
   });
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 

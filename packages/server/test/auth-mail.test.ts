@@ -13,7 +13,7 @@ describe('auth mail flows (SMTP)', () => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    server = await startTestServer({ env: { SMTP_URL: smtp.url } });
+    server = await startTestServer({ env: { SMTP_URL: smtp.url, TRUST_PROXY: '1' } });
     api = client(server.url);
   });
   afterAll(async () => {

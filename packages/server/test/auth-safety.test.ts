@@ -16,7 +16,8 @@ describe('auth safety', () => {
       .join('; ');
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // As deployed behind a reverse proxy: the tests play clients at many addresses through X-Forwarded-For.
+    server = await startTestServer({ env: { TRUST_PROXY: '1' } });
     api = client(server.url);
   });
   afterAll(async () => {

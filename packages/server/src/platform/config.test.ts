@@ -17,6 +17,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ SEED_DEMO: '0' }).seedDemo).toBe(false);
   });
 
+  it('trusts no proxy unless told which', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+    ]);
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -27,6 +37,7 @@ describe('loadConfig', () => {
     [{ CHAT_API_SECRET: 'short' }, 'CHAT_API_SECRET'],
     [{ NODE_ENV: 'production' }, 'CHAT_API_SECRET'],
     [{ GOOGLE_CLIENT_ID: 'id' }, 'GOOGLE_CLIENT_SECRET'],
+    [{ TRUST_PROXY: 'the internet' }, 'TRUST_PROXY'],
   ])('names the variable at fault: %o', (env, variable) => {
     let caught: unknown;
     try {

@@ -18,6 +18,11 @@ export interface Config {
   production: boolean;
   logLevel: string;
   webDist: string | undefined;
+  /**
+   * Whom to believe about the client's address (`X-Forwarded-For`): false (the socket's peer; default),
+   * true (any proxy), a hop count, or proxy addresses/CIDRs. Per-IP rate limits depend on it.
+   */
+  trustProxy: boolean | number | string[];
   oauth: Record<
     'google' | 'microsoft' | 'apple',
     { clientId: string; clientSecret: string; issuer?: string } | undefined
@@ -69,6 +74,18 @@ function readBool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be 1 or 0 (true/false), got "${raw}"`);
 }
 
+function readTrustProxy(env: Env): Config['trustProxy'] {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || ['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  if (['true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (/^\d+$/.test(raw)) return raw === '1' ? true : Number(raw);
+  const list = raw.split(',').map((a) => a.trim());
+  if (list.some((a) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a))) {
+    throw new ConfigError('TRUST_PROXY', `must be 0/1, a hop count or proxy addresses (CIDR), got "${raw}"`);
+  }
+  return list;
+}
+
 function readSecret(env: Env, name: string, production: boolean, devDefault: string): string {
   const raw = env[name];
   if (raw === undefined || raw === '') {
@@ -113,6 +130,7 @@ export function loadConfig(env: Env = process.env): Config {
     production,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
     webDist: env.WEB_DIST,
+    trustProxy: readTrustProxy(env),
     oauth: {
       google: readOAuth(env, 'GOOGLE'),
       microsoft: readOAuth(env, 'MICROSOFT'),

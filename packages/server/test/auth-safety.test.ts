@@ -88,6 +88,16 @@ describe('auth safety', () => {
     expect(signIns.filter((s) => s === 429)).toHaveLength(2);
   });
 
+  it('counts only failed password sign-ins against an address', async () => {
+    await signUp('often@example.test');
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const body = { email: 'often@example.test', password: 'correct horse battery' };
+      statuses.push((await api.post('/api/auth/sign-in/email', body, from())).status);
+    }
+    expect(statuses).toEqual(Array(12).fill(200));
+  });
+
   it('limits attempts per IP (whatever the address) with 429, shared through the database', async () => {
     const same = { 'x-forwarded-for': '192.0.2.77' };
     const statuses: number[] = [];

@@ -10,6 +10,8 @@ export const ADDRESS_LIMITS: Record<string, { max: number; windowSeconds: number
   '/send-verification-email': { max: 5, windowSeconds: 15 * 60 },
 };
 
+const addressKey = (path: string, email: string) => `${path}:${email.trim().toLowerCase()}`;
+
 /**
  * Counts one attempt for (`path`, `email`) in a fixed window and throws 429 past the limit. One atomic upsert
  * in the database, so every node shares the count; the answer does not depend on whether the address has an
@@ -18,7 +20,7 @@ export const ADDRESS_LIMITS: Record<string, { max: number; windowSeconds: number
 export async function consumeAddressAttempt(q: Queryable, path: string, email: string): Promise<void> {
   const limit = ADDRESS_LIMITS[path];
   if (!limit) return;
-  const key = `${path}:${email.trim().toLowerCase()}`;
+  const key = addressKey(path, email);
   const { rows } = await q.query<{ count: number }>(
     `INSERT INTO auth_address_limits AS l (key, window_start, count) VALUES ($1, now(), 1)
      ON CONFLICT (key) DO UPDATE SET
@@ -33,6 +35,11 @@ export async function consumeAddressAttempt(q: Queryable, path: string, email: s
       message: 'Too many attempts for this e-mail address. Please try again later.',
     });
   }
+}
+
+/** Forgets the attempts of (`path`, `email`), e.g. after a successful sign-in. */
+export async function clearAddressAttempts(q: Queryable, path: string, email: string): Promise<void> {
+  await q.query('DELETE FROM auth_address_limits WHERE key = $1', [addressKey(path, email)]);
 }
 
 /** Drops windows that ended long ago (called now and then; the table stays small). */

@@ -8,7 +8,7 @@ import type { Db } from '../../platform/db.js';
 import type { Logger } from '../../platform/logger.js';
 import type { AuthMailer } from '../mail/auth-mails.js';
 import { recordSignIn, superAdminOf } from '../users/profiles.js';
-import { consumeAddressAttempt } from './address-limits.js';
+import { clearAddressAttempts, consumeAddressAttempt } from './address-limits.js';
 import { checkMagicLinkAddress } from './magic-link-address.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { socialSignIn } from './social.js';
@@ -100,6 +100,13 @@ export function createAuth(config: Config, db: Db, log: Logger, deps: AuthDeps) 
         const email = (ctx.body as { email?: unknown } | undefined)?.email;
         if (typeof email === 'string') await consumeAddressAttempt(db, ctx.path, email);
         if (ctx.path === '/magic-link/verify') await checkMagicLinkAddress(db, ctx.query);
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        // Only failed password sign-ins count against an address: a user signing in on many devices is fine.
+        const email = (ctx.body as { email?: unknown } | undefined)?.email;
+        if (ctx.path === '/sign-in/email' && ctx.context.newSession && typeof email === 'string') {
+          await clearAddressAttempts(db, ctx.path, email);
+        }
       }),
     },
     databaseHooks: {

@@ -14,6 +14,7 @@ import { adminRoutes } from './routes/admin.js';
 import { seedBuiltInRules } from './actions/permissions.js';
 import { connectRoute } from './routes/connect.js';
 import { sessionRoutes } from './routes/session.js';
+import { memberRoutes } from './routes/members.js';
 import { connectionIdOf, credentialsOf } from './routes/credentials.js';
 import { createServerApi } from './server-client.js';
 import type { ChatServerApi } from './server-api.js';
@@ -93,6 +94,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
       userRoutes(chat, ctx);
       adminRoutes(chat, ctx);
       sessionRoutes(chat, ctx);
+      memberRoutes(chat, ctx);
     },
     { prefix: '/chat' },
   );

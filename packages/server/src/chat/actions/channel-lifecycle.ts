@@ -33,11 +33,13 @@ export async function setHidden(
   const userId = userOnly(actor);
   await write(ctx, async (q, out) => {
     const access = await channelForActor(q, actor, cid);
-    await q.query('UPDATE chat_members SET hidden = $3, updated_at = now() WHERE cid = $1 AND user_id = $2', [
-      cid,
-      userId,
-      hidden,
-    ]);
+    await q.query(
+      `UPDATE chat_members SET hidden = $3, updated_at = now(),
+              history_cleared_at = CASE WHEN $4 THEN now() ELSE history_cleared_at END,
+              unread_count = CASE WHEN $4 THEN 0 ELSE unread_count END
+        WHERE cid = $1 AND user_id = $2`,
+      [cid, userId, hidden, hidden && clearHistory],
+    );
     out.notify(userId, {
       type: hidden ? 'channel.hidden' : 'channel.visible',
       ...channelIds(access.channel),

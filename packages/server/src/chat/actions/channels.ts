@@ -68,6 +68,10 @@ export async function findChannels(
   const where = [f.toSql(filter), 'c.deleted_at IS NULL'];
   // Hidden channels stay out of the list unless the filter asks for them (chat-spec §4 Channel).
   if (viewerId && !('hidden' in filter)) where.push('NOT vm.hidden');
+  // Banned members and pending or rejected invitees see the channel only when they ask for their invites.
+  if (viewerId && !('invite' in filter)) {
+    where.push('NOT vm.banned AND (NOT vm.invited OR vm.invite_accepted_at IS NOT NULL)');
+  }
   const order = (sort?.length ? sort : [{ field: 'last_message_at', direction: -1 as const }]).map((s) => {
     const column = CHANNEL_SORT[s.field];
     if (!column || (!viewerId && column.includes('vm.')))

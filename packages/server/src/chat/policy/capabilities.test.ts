@@ -41,6 +41,8 @@ const member = (over: Partial<MemberRow> = {}): MemberRow => ({
   last_delivered_at: null,
   hidden: false,
   muted: false,
+  mute_expires: null,
+  history_cleared_at: null,
   pinned_at: null,
   archived_at: null,
   created_at: now,

@@ -64,10 +64,15 @@ export function presentChannel(
     disabled: row.disabled,
     cooldown: row.cooldown,
     ...(row.truncated_at ? { truncated_at: iso(row.truncated_at) } : {}),
-    ...(member ? { hidden: member.hidden, muted: member.muted } : {}),
+    ...(member ? { hidden: member.hidden, muted: isMuted(member) } : {}),
     config: presentConfig(row),
     own_capabilities: viewer ? ownCapabilities(row, viewer) : [],
   };
+}
+
+/** A member's mute in force now (a timed mute ends by itself). */
+export function isMuted(member: MemberRow): boolean {
+  return member.muted && (!member.mute_expires || new Date(member.mute_expires).getTime() > Date.now());
 }
 
 export function presentMember(row: MemberRow, user?: UserRow): ChannelMember {

@@ -42,6 +42,7 @@ export class ChannelFilter {
 
   private condition(field: string, op: string, operand: unknown): string {
     if (field === 'members') return this.members(op, operand);
+    if (field === 'invite') return this.invite(op, operand);
     if (MEMBER_FLAGS[field]) return this.memberFlag(field, op, operand);
     const column = COLUMNS[field];
     if (column) return this.column(column, field, op, operand);
@@ -60,6 +61,19 @@ export class ChannelFilter {
               = (SELECT array_agg(x ORDER BY x) FROM unnest(${set}::text[]) x)`;
     }
     throw inputError(`operator ${op} is not supported on members`);
+  }
+
+  /** `invite: 'pending' | 'accepted' | 'rejected'`: the viewer's own invites. */
+  private invite(op: string, operand: unknown): string {
+    if (!this.hasViewer) throw inputError('filter on invite needs a user');
+    const states: Record<string, string> = {
+      pending: 'vm.invited AND vm.invite_accepted_at IS NULL AND vm.invite_rejected_at IS NULL',
+      accepted: 'vm.invited AND vm.invite_accepted_at IS NOT NULL',
+      rejected: 'vm.invited AND vm.invite_rejected_at IS NOT NULL',
+    };
+    const sql = typeof operand === 'string' ? states[operand] : undefined;
+    if (op !== '$eq' || !sql) throw inputError('invite takes "pending", "accepted" or "rejected"');
+    return sql;
   }
 
   private memberFlag(field: string, op: string, operand: unknown): string {
@@ -145,7 +159,7 @@ const COLUMNS: Record<string, string> = {
 
 const MEMBER_FLAGS: Record<string, string> = {
   hidden: 'vm.hidden',
-  muted: 'vm.muted',
+  muted: '(vm.muted AND (vm.mute_expires IS NULL OR vm.mute_expires > now()))',
   pinned: 'vm.pinned_at IS NOT NULL',
   archived: 'vm.archived_at IS NOT NULL',
   joined: 'vm.user_id IS NOT NULL',
@@ -202,6 +216,7 @@ export const CHANNEL_SORT: Record<string, string> = {
   cid: 'c.cid',
   member_count: '(SELECT count(*) FROM chat_members mc WHERE mc.cid = c.cid)',
   pinned_at: 'vm.pinned_at',
+  archived_at: 'vm.archived_at',
   has_unread: '(vm.unread_count > 0)',
   unread_count: 'vm.unread_count',
 };

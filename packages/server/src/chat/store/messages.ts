@@ -66,6 +66,57 @@ export async function listMessages(
   return before('true', limit);
 }
 
+/** The later of two cut-offs (channel truncation, a member's cleared history). */
+export function cutoff(...dates: Array<Date | null | undefined>): Date | null {
+  const times = dates.filter((d): d is Date => d instanceof Date).map((d) => d.getTime());
+  return times.length ? new Date(Math.max(...times)) : null;
+}
+
+/**
+ * The newest `limit` main-list messages of several channels in one query (channel lists), oldest first per
+ * channel. `after` gives each channel's cut-off (truncation or the viewer's cleared history).
+ */
+export async function latestMessages(
+  q: Queryable,
+  after: Map<string, Date | null>,
+  limit: number,
+): Promise<Map<string, MessageRow[]>> {
+  const map = new Map<string, MessageRow[]>();
+  const cids = [...after.keys()];
+  if (cids.length === 0 || limit === 0) return map;
+  const { rows } = await q.query<MessageRow>(
+    `SELECT * FROM (
+       SELECT m.*, row_number() OVER (PARTITION BY m.cid ORDER BY m.seq DESC) AS rn
+         FROM chat_messages m JOIN unnest($1::text[], $2::timestamptz[]) AS a(cid, after) ON a.cid = m.cid
+        WHERE (m.parent_id IS NULL OR m.show_in_channel) AND (a.after IS NULL OR m.created_at > a.after)
+     ) t WHERE rn <= $3 ORDER BY cid, seq`,
+    [cids, cids.map((c) => after.get(c) ?? null), limit],
+  );
+  for (const { rn: _rn, ...row } of rows as Array<MessageRow & { rn: number }>) push(map, row.cid, row);
+  return map;
+}
+
+/** Pinned messages in force (not expired, not deleted) of several channels, newest pin first, in one query. */
+export async function pinnedMessages(
+  q: Queryable,
+  cids: string[],
+  limit: number,
+): Promise<Map<string, MessageRow[]>> {
+  const map = new Map<string, MessageRow[]>();
+  if (cids.length === 0) return map;
+  const { rows } = await q.query<MessageRow & { rn: number }>(
+    `SELECT * FROM (
+       SELECT m.*, row_number() OVER (PARTITION BY m.cid ORDER BY m.pinned_at DESC, m.seq DESC) AS rn
+         FROM chat_messages m
+        WHERE m.cid = ANY($1) AND m.pinned AND m.type <> 'deleted'
+          AND (m.pin_expires IS NULL OR m.pin_expires > now())
+     ) t WHERE rn <= $2 ORDER BY cid, rn`,
+    [cids, limit],
+  );
+  for (const { rn: _rn, ...row } of rows) push(map, row.cid, row);
+  return map;
+}
+
 /** Everything the message presenter needs beyond the rows, loaded in a few batched queries. */
 export interface MessageLookups {
   viewerId: string | undefined;

@@ -77,6 +77,8 @@ export interface MemberRow {
   last_delivered_at: Date | null;
   hidden: boolean;
   muted: boolean;
+  mute_expires: Date | null;
+  history_cleared_at: Date | null;
   pinned_at: Date | null;
   archived_at: Date | null;
   created_at: Date;

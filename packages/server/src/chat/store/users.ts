@@ -32,7 +32,9 @@ export async function unreadTotals(
     `SELECT coalesce(sum(m.unread_count), 0)::int AS total,
             count(*) FILTER (WHERE m.unread_count > 0)::int AS channels
        FROM chat_members m JOIN chat_channels c ON c.cid = m.cid
-      WHERE m.user_id = $1 AND c.deleted_at IS NULL`,
+      WHERE m.user_id = $1 AND c.deleted_at IS NULL AND NOT m.banned
+        AND (NOT m.invited OR m.invite_accepted_at IS NOT NULL)
+        AND NOT (m.muted AND (m.mute_expires IS NULL OR m.mute_expires > now()))`,
     [userId],
   );
   const row = rows[0];

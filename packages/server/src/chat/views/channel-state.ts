@@ -4,11 +4,15 @@ import type { Actor } from '../context.js';
 import { presentChannel, presentMember, presentMemberWithUser, presentRead } from '../presenters/channel.js';
 import { presentMessage } from '../presenters/message.js';
 import { getMemberships, listMembers } from '../store/channels.js';
-import { listMessages, loadLookups } from '../store/messages.js';
+import { cutoff, latestMessages, listMessages, loadLookups, pinnedMessages } from '../store/messages.js';
 import type { ChannelRow, MessageRow } from '../store/rows.js';
+import { canReadChannel } from '../policy/capabilities.js';
 import { roleOf } from '../policy/channel-access.js';
 import { loadRules } from '../store/policy.js';
 import { getUsers } from '../store/users.js';
+
+/** Pinned messages a channel state carries. */
+const PINNED_IN_STATE = 10;
 
 /** Members listed in a channel state unless asked otherwise. */
 const DEFAULT_MEMBER_LIMIT = 100;
@@ -48,19 +52,22 @@ export async function channelStates(
         channels.map((c) => c.type),
       )
     : [];
-  const messagesByCid = new Map<string, MessageRow[]>();
-  const pinnedByCid = new Map<string, MessageRow[]>();
-  for (const c of channels) {
-    const page = options.messages ?? { limit: options.messageLimit ?? CHAT_LIMITS.messagePageSize };
-    const scope = { cid: c.cid, truncatedAt: c.truncated_at };
-    messagesByCid.set(c.cid, await listMessages(q, scope, page, CHAT_LIMITS.messagePageSize));
-    const pinned = await q.query<MessageRow>(
-      `SELECT * FROM chat_messages WHERE cid = $1 AND pinned AND type <> 'deleted'
-         AND (pin_expires IS NULL OR pin_expires > now()) ORDER BY pinned_at DESC LIMIT 10`,
-      [c.cid],
-    );
-    pinnedByCid.set(c.cid, pinned.rows);
+  // Only readers see messages (a pending invitee sees the channel and its members, nothing more).
+  const readable = channels.filter((c) => !viewerId || canReadChannel({ member: memberships.get(c.cid) }));
+  const after = new Map(
+    readable.map((c) => [c.cid, cutoff(c.truncated_at, memberships.get(c.cid)?.history_cleared_at)]),
+  );
+  let messagesByCid: Map<string, MessageRow[]>;
+  if (options.messages && readable.length === 1 && readable[0]) {
+    const c = readable[0];
+    const scope = { cid: c.cid, truncatedAt: after.get(c.cid) ?? null };
+    const page = await listMessages(q, scope, options.messages, CHAT_LIMITS.messagePageSize);
+    messagesByCid = new Map([[c.cid, page]]);
+  } else {
+    const limit = options.messages?.limit ?? options.messageLimit ?? CHAT_LIMITS.messagePageSize;
+    messagesByCid = await latestMessages(q, after, limit);
   }
+  const pinnedByCid = await pinnedMessages(q, [...after.keys()], PINNED_IN_STATE);
   const allRows = [...messagesByCid.values(), ...pinnedByCid.values()].flat();
   const lookups = await loadLookups(q, allRows, viewerId);
   return channels.map((c) => {
@@ -74,7 +81,7 @@ export async function channelStates(
       pinned_messages: (pinnedByCid.get(c.cid) ?? []).map((m) => presentMessage(m, lookups)),
       members: list.map(presentMemberWithUser),
       ...(membership ? { membership: presentMember(membership) } : {}),
-      read: list.map(presentRead),
+      read: after.has(c.cid) ? list.map(presentRead) : [],
       watcher_count: options.watcherCount?.(c.cid) ?? 0,
     };
   });

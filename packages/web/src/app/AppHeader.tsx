@@ -1,10 +1,15 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { MeResponse } from '@caseroom/protocol';
+import { VerifyNotice } from '../auth/VerifyNotice';
 import { initialOf } from '../chat/format';
 import { t } from '../i18n/t';
+import { Toaster } from '../ui/toast';
 
-/** The top bar: product name, who is signed in, and logout. */
+/**
+ * The top bar: product name, who is signed in (linking to the profile), and logout; below it the notice of an
+ * unconfirmed e-mail address. The app's toasts are shown from here.
+ */
 export function AppHeader({ me, onLogout }: { me: MeResponse; onLogout: () => Promise<void> }) {
   const [busy, setBusy] = useState(false);
   const name = me.user.name?.trim() || me.email;
@@ -20,23 +25,29 @@ export function AppHeader({ me, onLogout }: { me: MeResponse; onLogout: () => Pr
   }
 
   return (
-    <header className="app-header">
-      <Link to="/app" className="app-brand">
-        {t('app.name')}
-      </Link>
-      <div className="app-user" aria-label={t('header.signedInAs', { name })}>
-        {photo ? (
-          <img className="avatar" src={photo} alt="" />
-        ) : (
-          <span className="avatar" aria-hidden="true">
-            {initialOf(name)}
-          </span>
-        )}
-        <span className="app-user-name">{name}</span>
-        <button type="button" className="button" onClick={() => void logout()} disabled={busy}>
-          {busy ? t('header.loggingOut') : t('header.logout')}
-        </button>
-      </div>
-    </header>
+    <>
+      <header className="app-header">
+        <Link to="/app" className="app-brand">
+          {t('app.name')}
+        </Link>
+        <div className="app-user">
+          <Link to="/app/profile" className="app-user-link" title={t('header.profile', { name })}>
+            {photo ? (
+              <img className="avatar" src={photo} alt="" />
+            ) : (
+              <span className="avatar" aria-hidden="true">
+                {initialOf(name)}
+              </span>
+            )}
+            <span className="app-user-name">{name}</span>
+          </Link>
+          <button type="button" className="button" onClick={() => void logout()} disabled={busy}>
+            {busy ? t('header.loggingOut') : t('header.logout')}
+          </button>
+        </div>
+      </header>
+      <VerifyNotice me={me} />
+      <Toaster />
+    </>
   );
 }

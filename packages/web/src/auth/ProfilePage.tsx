@@ -7,7 +7,7 @@ import { LanguagePicker } from '../login/LoginPage';
 import { describeAuthError } from '../login/errors';
 import { session } from '../session/session';
 import { useSession } from '../session/useSession';
-import { showToast, Toaster } from '../ui/toast';
+import { showToast } from '../ui/toast';
 import { useDocumentTitle } from '../ui/useDocumentTitle';
 
 const zones = (): string[] => {
@@ -67,7 +67,6 @@ export function ProfilePage() {
 
   return (
     <main className="profile">
-      <Toaster />
       <form className="login-card" onSubmit={(e) => void onSubmit(e)}>
         <h1 className="login-title">{t('profile.title')}</h1>
         <div className="profile-photo">

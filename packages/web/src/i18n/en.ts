@@ -73,8 +73,10 @@ export const en = {
   'verify.done': 'Your e-mail address is confirmed.',
   'verify.error': 'This confirmation link is invalid or expired.',
   'verify.continue': 'Continue to Caseroom',
-  'verify.banner': 'Please confirm your e-mail address: we sent you a link.',
+  'verify.region': 'E-mail confirmation',
+  'verify.banner': 'Please confirm your e-mail address: we sent a link to {email}.',
   'verify.resend': 'Send the link again',
+  'verify.resending': 'Sending…',
   'verify.resent': 'A new confirmation link is on its way.',
 
   'complete.working': 'Finishing sign-in…',
@@ -101,6 +103,7 @@ export const en = {
 
   'header.nav': 'Main',
   'header.signedInAs': 'Signed in as {name}',
+  'header.profile': 'Signed in as {name}. Open your profile',
   'header.logout': 'Log out',
   'header.loggingOut': 'Logging out…',
 

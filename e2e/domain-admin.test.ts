@@ -34,12 +34,15 @@ describe('organization admin runs a case plan in real Chromium', () => {
     await page.getByRole('link', { name: 'Organization admin' }).click();
     await page.getByRole('heading', { level: 1, name: /Organization: / }).waitFor();
     await page.getByRole('heading', { name: 'Audit log' }).waitFor();
-    const schemaBox = page.getByLabel('JSON Schema for caseplan-fields', { exact: true }).last();
+    const schemaBox = page.getByRole('textbox', { name: 'JSON Schema for caseplan-fields' });
     await schemaBox.fill(SCHEMA);
     await page
       .getByRole('form', { name: 'JSON Schema for caseplan-fields' })
       .getByRole('button', { name: 'Save schema' })
       .click();
+    await page.getByRole('button', { name: 'Working…' }).waitFor({ state: 'detached' });
+    // The audit log records the change (seen after a reload: the log is not live).
+    await page.reload();
     await page.getByRole('listitem').filter({ hasText: 'setting.set' }).first().waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
 
@@ -57,7 +60,7 @@ describe('organization admin runs a case plan in real Chromium', () => {
     await page.getByRole('button', { name: 'Add role' }).click();
     await page.getByRole('listitem').filter({ hasText: 'Case worker (Care team): vacant' }).waitFor();
 
-    await page.getByLabel('Person').selectOption({ label: DEMO.maria.name });
+    await page.getByLabel('Person', { exact: true }).selectOption({ label: DEMO.maria.name });
     await page.getByRole('button', { name: 'Add person' }).click();
     await page
       .getByRole('listitem')

@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { cloneElement, useId, useState, type FormEvent, type ReactElement, type ReactNode } from 'react';
 import { ApiError } from '../api/http';
 import { t } from '../i18n/t';
 import type { Loaded } from './useLoad';
@@ -78,13 +78,19 @@ export function ActionForm({
   );
 }
 
-/** A labelled input (the label wraps it, so it is always tied to its control). */
-export function Field({ label, children }: { label: string; children: ReactNode }) {
+/**
+ * A labelled control. The label points at the control by id rather than wrapping it, so a select's name is
+ * its label alone (a wrapped select would add its chosen option to its accessible name).
+ */
+export function Field({ label, children }: { label: string; children: ReactElement<{ id?: string }> }) {
+  const id = useId();
   return (
-    <label className="domain-field">
-      <span className="field-label">{label}</span>
-      {children}
-    </label>
+    <div className="domain-field">
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      {cloneElement(children, { id })}
+    </div>
   );
 }
 

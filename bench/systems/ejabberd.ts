@@ -55,6 +55,7 @@ modules:
       max_users: 100000
       persistent: false
       logging: false
+      presence_broadcast: [moderator]
 ${archive ? '  mod_mam:\n    default: always\n    db_type: mnesia\n' : ''}`.replace(/\n\n/g, '\n') +
     `# spool: ${spool}\n`
   );

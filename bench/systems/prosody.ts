@@ -35,6 +35,7 @@ Component "conference.localhost" "muc"
   restrict_room_creation = false
   muc_room_locking = false
   muc_tombstones = false
+  muc_room_default_presence_broadcast = { moderator = true; participant = false; visitor = false }
   muc_room_default_persistent = false
   muc_room_default_public = true
   muc_room_default_history_length = 100

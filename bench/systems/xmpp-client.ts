@@ -110,7 +110,7 @@ export class XmppConnection {
   }
 
   /** Waits until `test` finds what it looks for in the buffer; it answers where that ends (or -1). */
-  private expect(test: (buf: string) => number, timeoutMs = 30_000): Promise<void> {
+  private expect(test: (buf: string) => number, timeoutMs = 120_000): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiter = undefined;

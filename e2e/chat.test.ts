@@ -124,7 +124,7 @@ describe('web chat in real Chromium', () => {
     await group('In Bennett family plan').getByText(GROUP_CHANNEL, { exact: true }).waitFor();
     await group('In Bennett family plan').getByText(DEMO.chloe.name, { exact: true }).waitFor();
 
-    await page.getByLabel('Case plan').selectOption({ label: 'Brooks housing plan' });
+    await page.getByLabel('Case plan', { exact: true }).selectOption({ label: 'Brooks housing plan' });
     await group('In Brooks housing plan').getByText('No chats in this case plan.').waitFor();
     await group('Other chats').getByText(GROUP_CHANNEL, { exact: true }).waitFor();
     await screenshot(page, 'caseplan-switched');
@@ -132,7 +132,7 @@ describe('web chat in real Chromium', () => {
 
     await page.reload();
     await group('In Brooks housing plan').waitFor();
-    expect(await page.getByLabel('Case plan').inputValue()).not.toBe('');
+    expect(await page.getByLabel('Case plan', { exact: true }).inputValue()).not.toBe('');
     expect(pageProblems(maria)).toEqual([]);
   });
 
@@ -170,7 +170,7 @@ describe('web chat in real Chromium', () => {
     users.push(phone);
     const { page } = phone;
     await signIn(page, DEMO.chloe.email);
-    // Narrow: the list first, then the channel on its own with a way back.
+    // Narrow: the list first, then the channel in the popup (under 576 px) with a close button.
     await page.getByRole('navigation', { name: 'Chats' }).waitFor();
     await screenshot(page, 'phone-dark-list');
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -178,7 +178,8 @@ describe('web chat in real Chromium', () => {
     expect(await page.getByRole('navigation', { name: 'Chats' }).isVisible()).toBe(false);
     await screenshot(page, 'phone-dark-channel');
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await page.getByRole('link', { name: 'All chats' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close chat' }).click();
+    await page.waitForURL((url) => url.pathname === '/app');
     await page.getByRole('navigation', { name: 'Chats' }).waitFor();
     expect(pageProblems(phone)).toEqual([]);
   });

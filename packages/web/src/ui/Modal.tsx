@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { t } from '../i18n/t';
 import { CloseIcon } from './icons';
 
@@ -42,7 +43,8 @@ export function Modal({ title, onClose, children, hideTitle, className, headerEx
     };
   }, []);
 
-  return (
+  // In a portal: a modal opened from a hidden or clipped place (a hover menu, a virtual list row) still shows.
+  return createPortal(
     <dialog
       ref={ref}
       className={`modal ${className ?? ''}`}
@@ -74,6 +76,7 @@ export function Modal({ title, onClose, children, hideTitle, className, headerEx
           <div className="modal-body">{children}</div>
         </div>
       )}
-    </dialog>
+    </dialog>,
+    document.body,
   );
 }

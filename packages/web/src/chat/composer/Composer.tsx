@@ -157,9 +157,7 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
           rows={1}
           value={state.text}
           placeholder={placeholder}
-          role="combobox"
           aria-autocomplete="list"
-          aria-expanded={open}
           aria-controls={open ? listId : undefined}
           aria-activedescendant={open && suggestions?.items.length ? `${listId}-${active}` : undefined}
           aria-describedby={hintId}

@@ -68,7 +68,7 @@ export function ChannelHeader(props: ChannelHeaderProps) {
           {channel.frozen ? <span className="chip chip-archived">{t('chat.channel.archived')}</span> : null}
         </div>
         {participants.length > 0 ? (
-          <p className="channel-participants" id={namesId}>
+          <div className="channel-participants" id={namesId}>
             <span className="visually-hidden">{t('chat.participants.with')} </span>
             {shown.map((p, i) => (
               <span key={p.id}>
@@ -82,7 +82,7 @@ export function ChannelHeader(props: ChannelHeaderProps) {
                 <ParticipantsMore participants={participants} more={more} />
               </>
             ) : null}
-          </p>
+          </div>
         ) : null}
       </div>
       <div className="channel-header-actions">

@@ -22,6 +22,8 @@ export function ParticipantsMore({
   const popupId = useId();
   const titleId = useId();
   const close = useCallback(() => setOpen(false), []);
+  // A mouse opens it on hover; the click that follows must not close it again.
+  const hovered = useRef(false);
   useDismiss(popup, open, close, toggle);
 
   return (
@@ -32,9 +34,17 @@ export function ParticipantsMore({
         className="link-button"
         aria-expanded={open}
         aria-controls={popupId}
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => {
+          if (hovered.current) {
+            hovered.current = false;
+            setOpen(true);
+          } else setOpen((o) => !o);
+        }}
         onPointerEnter={(event) => {
-          if (event.pointerType === 'mouse') setOpen(true);
+          if (event.pointerType === 'mouse' && !open) {
+            hovered.current = true;
+            setOpen(true);
+          }
         }}
       >
         {t('chat.participants.more', { count: more })}

@@ -90,3 +90,19 @@ describe('migrations', () => {
     await fs.rm(dir, { recursive: true, force: true });
   });
 });
+
+describe('statements issued together inside a transaction', () => {
+  it('take turns on the connection and all see the transaction', async () => {
+    const db = await openPglite(undefined);
+    await db.query('CREATE TABLE turns (id int)');
+    const counts = await db.tx(async (q) => {
+      await q.query('INSERT INTO turns VALUES (1), (2)');
+      const all = await Promise.all(
+        Array.from({ length: 5 }, () => q.query<{ c: number }>('SELECT count(*)::int AS c FROM turns')),
+      );
+      return all.map((r) => r.rows[0]?.c);
+    });
+    expect(counts).toEqual([2, 2, 2, 2, 2]);
+    await db.close();
+  });
+});

@@ -45,10 +45,17 @@ pg.types.setTypeParser(INT8_OID, (v) => Number(v));
 pg.types.setTypeParser(NUMERIC_OID, (v) => Number(v));
 
 async function inTransaction<T>(client: PoolClientLike, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  // One connection runs one statement at a time: statements issued together (Promise.all) take turns here
+  // rather than relying on the driver's deprecated implicit queue.
+  let turn: Promise<unknown> = Promise.resolve();
   const q: Queryable = {
-    query: async <R>(text: string, params?: readonly unknown[]) => {
-      const r = await client.query(text, params);
-      return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+    query: <R>(text: string, params?: readonly unknown[]) => {
+      const run = turn.then(async () => {
+        const r = await client.query(text, params);
+        return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+      });
+      turn = run.catch(() => undefined);
+      return run;
     },
   };
   await client.query('BEGIN');

@@ -7,3 +7,4 @@ export * from './chat/responses.js';
 export * from './chat/events.js';
 export * from './chat/capabilities.js';
 export * from './chat/admin.js';
+export * from './chat/threads.js';

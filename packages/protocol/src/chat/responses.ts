@@ -14,5 +14,10 @@ export type QueryChannelsResponse = z.infer<typeof QueryChannelsResponse>;
 export const SendMessageResponse = z.object({ message: Message, duration: z.string().optional() });
 export type SendMessageResponse = z.infer<typeof SendMessageResponse>;
 
-export const SyncResponse = z.object({ events: z.array(ChatEvent), duration: z.string().optional() });
+export const SyncResponse = z.object({
+  events: z.array(ChatEvent),
+  /** True when the answer stopped at its cap (2000 events): sync again from the last event. */
+  more: z.boolean().optional(),
+  duration: z.string().optional(),
+});
 export type SyncResponse = z.infer<typeof SyncResponse>;

@@ -15,6 +15,8 @@ import { seedBuiltInRules } from './actions/permissions.js';
 import { connectRoute } from './routes/connect.js';
 import { sessionRoutes } from './routes/session.js';
 import { memberRoutes } from './routes/members.js';
+import { messageExtraRoutes } from './routes/message-extras.js';
+import { threadRoutes } from './routes/threads.js';
 import { connectionIdOf, credentialsOf } from './routes/credentials.js';
 import { createServerApi } from './server-client.js';
 import type { ChatServerApi } from './server-api.js';
@@ -95,6 +97,8 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
       adminRoutes(chat, ctx);
       sessionRoutes(chat, ctx);
       memberRoutes(chat, ctx);
+      messageExtraRoutes(chat, ctx);
+      threadRoutes(chat, ctx);
     },
     { prefix: '/chat' },
   );

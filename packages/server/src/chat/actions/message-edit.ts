@@ -5,6 +5,7 @@ import { ChatError, inputError, notAllowed } from '../errors.js';
 import { requireCapability, type ChannelAccess } from '../policy/channel-access.js';
 import { RESERVED_MESSAGE_FIELDS } from '../presenters/message.js';
 import { write } from '../realtime/outbox.js';
+import { recountUnread } from './message-moderation.js';
 import { hasLinks } from './message-send.js';
 import { memberIds } from '../store/channels.js';
 import { getMessage } from '../store/messages.js';
@@ -172,6 +173,7 @@ export async function deleteMessage(
       const message = await presentRow(q, { ...row, type: 'deleted', deleted_at: new Date(now) });
       await q.query('DELETE FROM chat_messages WHERE id = $1', [id]);
       if (row.parent_id) await bumpReplies(q, row.parent_id, -1);
+      await recountUnread(q, row.cid);
       out.channelEvent(audience, {
         type: 'message.deleted',
         ...ids,
@@ -182,10 +184,12 @@ export async function deleteMessage(
       return message;
     }
     const { rows } = await q.query<MessageRow>(
-      `UPDATE chat_messages SET type = 'deleted', attachments = '[]'::jsonb, pinned = false, pinned_at = NULL,
+      `UPDATE chat_messages SET deleted_type = type, type = 'deleted', pinned = false, pinned_at = NULL,
               pin_expires = NULL, deleted_at = now(), updated_at = now() WHERE id = $1 RETURNING *`,
       [id],
     );
+    // The content stays in the row (undelete brings it back); presenters never show it.
+    await recountUnread(q, row.cid);
     const message = await presentRow(q, rows[0] ?? row);
     out.channelEvent(audience, { type: 'message.deleted', ...ids, message, created_at: now });
     return message;

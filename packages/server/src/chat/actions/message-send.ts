@@ -8,6 +8,7 @@ import { channelForActor, requireCapability, type ChannelAccess } from '../polic
 import { presentChannel } from '../presenters/channel.js';
 import { presentMessage, RESERVED_MESSAGE_FIELDS } from '../presenters/message.js';
 import { write, type Outbox } from '../realtime/outbox.js';
+import { doThreadReply } from './threads.js';
 import { lockChannel, memberIds } from '../store/channels.js';
 import { getMessage, loadLookups } from '../store/messages.js';
 import type { ChannelRow, MessageRow } from '../store/rows.js';
@@ -133,6 +134,7 @@ export async function doSendMessage(
   }
   if (parent) {
     await q.query('UPDATE chat_messages SET reply_count = reply_count + 1 WHERE id = $1', [parent.id]);
+    await doThreadReply(q, parent, row);
   }
   if (inMainList) {
     // A new message brings a hidden channel back into every member's list.

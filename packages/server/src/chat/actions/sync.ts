@@ -15,7 +15,7 @@ export async function syncEvents(
   ctx: ChatContext,
   actor: Actor,
   req: SyncRequest,
-): Promise<{ events: unknown[] }> {
+): Promise<{ events: unknown[]; more: boolean }> {
   if (actor.kind !== 'user') throw notAllowed('sync is per user; use a user token');
   const since = new Date(req.last_sync_at);
   if (Number.isNaN(since.getTime())) throw inputError('last_sync_at must be an ISO date');
@@ -28,10 +28,14 @@ export async function syncEvents(
         AND ((e.cid = ANY($3) AND e.user_id IS NULL
               AND EXISTS (SELECT 1 FROM chat_members m WHERE m.cid = e.cid AND m.user_id = $1 AND NOT m.banned))
              OR e.user_id = $1)
-      ORDER BY e.seq LIMIT ${SYNC_MAX_EVENTS}`,
+      ORDER BY e.seq LIMIT ${SYNC_MAX_EVENTS + 1}`,
     [actor.userId, since, req.channel_cids],
   );
-  return { events: rows.map((r) => r.payload) };
+  // `more`: the answer stopped at the cap; the client syncs again from the last event's created_at (or re-queries).
+  return {
+    events: rows.slice(0, SYNC_MAX_EVENTS).map((r) => r.payload),
+    more: rows.length > SYNC_MAX_EVENTS,
+  };
 }
 
 /** Drops events past the retention window. */

@@ -63,6 +63,8 @@ function userOf(id: string, lookups: MessageLookups) {
 function presentCore(row: MessageRow, lookups: MessageLookups): Message {
   const deletedForMe = lookups.hiddenForViewer.has(row.id);
   const deleted = row.type === 'deleted' || deletedForMe;
+  // An expired pin is no pin (chat-spec §4 Pin): nothing needs to run at the expiry instant.
+  const pinned = row.pinned && (!row.pin_expires || new Date(row.pin_expires).getTime() > Date.now());
   const groups = row.reaction_groups ?? {};
   const custom = Object.fromEntries(
     Object.entries(row.custom ?? {}).filter(([k]) => !RESERVED_MESSAGE_FIELDS.has(k)),
@@ -81,10 +83,10 @@ function presentCore(row: MessageRow, lookups: MessageLookups): Message {
     mentioned_users: deleted ? [] : row.mentioned_users.map((id) => userOf(id, lookups)),
     attachments: deleted ? [] : row.attachments,
     silent: row.silent,
-    pinned: row.pinned,
-    pinned_at: iso(row.pinned_at) ?? null,
-    pin_expires: iso(row.pin_expires) ?? null,
-    ...(row.pinned_by_id ? { pinned_by: userOf(row.pinned_by_id, lookups) } : {}),
+    pinned,
+    pinned_at: pinned ? (iso(row.pinned_at) ?? null) : null,
+    pin_expires: pinned ? (iso(row.pin_expires) ?? null) : null,
+    ...(pinned && row.pinned_by_id ? { pinned_by: userOf(row.pinned_by_id, lookups) } : {}),
     reply_count: row.reply_count,
     reaction_counts: Object.fromEntries(Object.entries(groups).map(([t, g]) => [t, g.count])),
     reaction_scores: Object.fromEntries(Object.entries(groups).map(([t, g]) => [t, g.sum_scores])),

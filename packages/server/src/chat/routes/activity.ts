@@ -5,11 +5,12 @@ import { sendChannelEvent } from '../actions/channel-events.js';
 import { deleteChannel, setHidden, stopWatching, truncateChannel } from '../actions/channel-lifecycle.js';
 import { markRead, markUnread } from '../actions/read-state.js';
 import { syncEvents } from '../actions/sync.js';
+import { markThreadRead } from '../actions/threads.js';
 import { checkChannelRef } from '../actions/channel-create.js';
 import type { ChatContext } from '../context.js';
 import { actorOf, parse, type ChannelParams } from './pipeline.js';
 
-const ReadRequest = z.looseObject({ message_id: z.string().optional() });
+const ReadRequest = z.looseObject({ message_id: z.string().optional(), thread_id: z.string().optional() });
 const UnreadRequest = z.looseObject({ message_id: z.string() });
 const HideRequest = z.looseObject({ clear_history: z.boolean().optional() });
 const EventRequest = z.object({
@@ -25,6 +26,7 @@ export function activityRoutes(http: FastifyInstance, ctx: ChatContext): void {
 
   http.post<{ Params: ChannelParams }>('/channels/:type/:id/read', async (req) => {
     const body = parse(ReadRequest, req.body);
+    if (body.thread_id) return markThreadRead(ctx, actorOf(req), cidOf(req.params), body.thread_id);
     return markRead(ctx, actorOf(req), cidOf(req.params), body.message_id);
   });
 

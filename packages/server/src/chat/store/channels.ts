@@ -44,8 +44,11 @@ export async function getMemberships(
   return map;
 }
 
-/** SQL condition on a member row `m` (or the table itself): may read the channel and receive its events. */
-export const READER = `NOT banned AND (NOT invited OR invite_accepted_at IS NOT NULL)`;
+/** SQL condition on a member row (alias `m` or the table itself): may read the channel and receive its events. */
+export function readerSql(m?: string): string {
+  const c = (col: string) => (m ? `${m}.${col}` : col);
+  return `NOT ${c('banned')} AND (NOT ${c('invited')} OR ${c('invite_accepted_at')} IS NOT NULL)`;
+}
 
 /**
  * The audience of a channel's events: members who may read it (not banned, not a pending or rejected invitee).
@@ -53,7 +56,7 @@ export const READER = `NOT banned AND (NOT invited OR invite_accepted_at IS NOT 
  */
 export async function memberIds(q: Queryable, cid: string): Promise<string[]> {
   const { rows } = await q.query<{ user_id: string }>(
-    `SELECT user_id FROM chat_members WHERE cid = $1 AND ${READER}`,
+    `SELECT user_id FROM chat_members WHERE cid = $1 AND ${readerSql()}`,
     [cid],
   );
   return rows.map((r) => r.user_id);

@@ -117,6 +117,8 @@ export interface MessageRow {
   updated_at: Date;
   message_text_updated_at: Date | null;
   deleted_at: Date | null;
+  /** The type before a soft delete (undelete restores it). */
+  deleted_type?: string | null;
 }
 
 export interface ReactionRow {

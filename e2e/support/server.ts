@@ -24,6 +24,8 @@ export interface StartServerOptions {
   env?: Record<string, string>;
   /** How long to wait for `GET /healthz` to answer 200. */
   timeoutMs?: number;
+  /** The port to listen on (from `freePort()`), when something must know the URL before the start. */
+  port?: number;
 }
 
 /** Builds server, SDK and web when their outputs are missing (set `E2E_BUILD=1` to always build). */
@@ -51,7 +53,7 @@ export function freePort(): Promise<number> {
 /** Starts `node packages/server/dist/main.js` and resolves once `/healthz` answers 200. */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   ensureBuilt();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'caseroom-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [SERVER_MAIN], {

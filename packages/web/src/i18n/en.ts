@@ -20,6 +20,10 @@ export const en = {
   'login.error.rateLimited': 'Too many attempts. Wait a minute, then try again.',
   'login.error.network': 'Caseroom could not be reached. Check your connection and try again.',
   'login.error.generic': 'Sign-in failed: {message}',
+  'login.error.notLinked':
+    'An account with this e-mail address already exists. Sign in with its password or a sign-in link and confirm the address; then this way works too.',
+  'login.error.socialCancelled': 'Sign-in was cancelled at the provider.',
+  'login.error.social': 'Sign-in through the provider failed ({code}). Try again, or sign in another way.',
   'login.signedOut': 'You have signed out.',
   'login.or': 'or',
   'login.forgot': 'Forgot your password?',

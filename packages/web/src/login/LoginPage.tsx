@@ -7,7 +7,7 @@ import { session } from '../session/session';
 import { useSession } from '../session/useSession';
 import { Toaster } from '../ui/toast';
 import { useDocumentTitle } from '../ui/useDocumentTitle';
-import { describeAuthError } from './errors';
+import { describeAuthError, describeSocialError } from './errors';
 import { safeRedirect } from './redirect';
 import { SocialButtons } from './SocialButtons';
 import './login.css';
@@ -43,7 +43,7 @@ export function LoginPage() {
   } as const;
   useDocumentTitle(t(title[mode]));
   useEffect(() => {
-    if (params.get('socialError')) setError(t('login.error.generic', { message: params.get('error') ?? '' }));
+    if (params.get('socialError')) setError(describeSocialError(params.get('error')));
   }, [params]);
 
   if (state.status === 'signed-in' && !busy) return <Navigate to={target} replace />;

@@ -17,3 +17,19 @@ export function describeAuthError(err: unknown): string {
   }
   return t('error.generic', { message: err instanceof Error ? err.message : String(err) });
 }
+
+/**
+ * The text for a social sign-in that came back with `?socialError=1&error=<code>` (better-auth's callback codes,
+ * or the provider's OAuth error such as `access_denied`).
+ */
+export function describeSocialError(code: string | null): string {
+  switch (code) {
+    case 'account_not_linked':
+    case 'unable_to_link_account':
+      return t('login.error.notLinked');
+    case 'access_denied':
+      return t('login.error.socialCancelled');
+    default:
+      return t('login.error.social', { code: code ?? 'unknown' });
+  }
+}

@@ -1,8 +1,6 @@
 import {
   type ChannelState,
   type ChatEvent,
-  type Message,
-  type Reaction,
   type MessagePagination,
   type QueryChannelRequest,
   type SendMessageResponse,
@@ -27,13 +25,12 @@ import {
   withPageAround,
 } from '../messages/message-sets.js';
 import { MessageComposer } from '../composer/message-composer.js';
-import type { MessageUpdate, ReactionInput } from '../messages/message-actions.js';
-import type { DeleteMode, PinExpiry } from '../messages/message-state.js';
 import { NOTICE_TEXTS } from '../notifications/notifications.js';
 import { ReadMarker } from '../read/read-marker.js';
 import { StateStore, type Store } from '../stores/store.js';
 import { toChatApiError } from '../transport/errors.js';
 import { TypingExpiry, TypingSender } from '../typing/typing.js';
+import { ChannelMessageActions } from './channel-message-actions.js';
 import {
   applyChannelEvent,
   emptyChannelSnapshot,
@@ -49,7 +46,7 @@ export type ChannelData = { members?: string[] } & Record<string, unknown>;
  * One channel: its observable state, queries, sending with local echo, read marking and typing.
  * Get instances from `client.channel(type, id)`; there is one per cid.
  */
-export class ChatChannel {
+export class ChatChannel extends ChannelMessageActions {
   readonly type: string;
   private channelId: string | undefined;
   private readonly store: StateStore<ChannelSnapshot>;
@@ -61,11 +58,12 @@ export class ChatChannel {
   private initialized = false;
 
   constructor(
-    private readonly ctx: ClientContext,
+    ctx: ClientContext,
     type: string,
     id: string | undefined,
     private readonly data: ChannelData = {},
   ) {
+    super(ctx);
     this.type = type;
     this.channelId = id;
     this.store = new StateStore(emptyChannelSnapshot(type, id));
@@ -250,47 +248,6 @@ export class ChatChannel {
   get composer(): MessageComposer {
     this.composerInstance ??= new MessageComposer(this.ctx, this);
     return this.composerInstance;
-  }
-
-  // Message actions (chat-spec §4, §7); the same as `client.messageActions`, which see every channel.
-
-  /** Full update of a message (`POST /messages/{id}`); "Edit message request failed" on failure. */
-  updateMessage(update: MessageUpdate): Promise<Message> {
-    return this.ctx.messageActions().update(update);
-  }
-
-  /** `PUT /messages/{id}` with `set` / `unset`. */
-  partialUpdateMessage(
-    id: string,
-    change: { set?: Record<string, unknown>; unset?: string[] },
-  ): Promise<Message> {
-    return this.ctx.messageActions().partialUpdate(id, change);
-  }
-
-  /** Soft (default), hard or for-me delete. */
-  deleteMessage(id: string, mode: DeleteMode = 'soft'): Promise<Message> {
-    return this.ctx.messageActions().delete(id, mode);
-  }
-
-  /** Pins with an optional expiry: seconds from now, ISO string or Date. */
-  pinMessage(id: string, expiry: PinExpiry = null): Promise<Message> {
-    return this.ctx.messageActions().pin(id, expiry);
-  }
-
-  unpinMessage(id: string): Promise<Message> {
-    return this.ctx.messageActions().unpin(id);
-  }
-
-  sendReaction(messageId: string, reaction: ReactionInput): Promise<Reaction> {
-    return this.ctx.messageActions().sendReaction(messageId, reaction);
-  }
-
-  deleteReaction(messageId: string, type: string): Promise<void> {
-    return this.ctx.messageActions().deleteReaction(messageId, type);
-  }
-
-  flagMessage(messageId: string, reason?: string): Promise<void> {
-    return this.ctx.messageActions().flag(messageId, reason);
   }
 
   async stopWatching(): Promise<void> {

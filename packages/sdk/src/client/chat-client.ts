@@ -13,6 +13,8 @@ import { SocketConnection, type HealthCheck, type SocketStatus } from '../transp
 import { TokenManager, type TokenProvider } from '../transport/token-manager.js';
 import type { WebSocketConstructor } from '../transport/websocket.js';
 import { EventEmitter, type EventHandler } from './event-emitter.js';
+import { hookBrowserNetwork } from './browser-network.js';
+import { withEventTotals } from './own-user.js';
 import { Recovery } from './recovery.js';
 import { connectUrl } from './urls.js';
 
@@ -251,7 +253,8 @@ export class ChatClient {
     ) {
       this.lastEventAt = event.created_at;
     }
-    this.updateMe(event);
+    const me = this.meStore.getSnapshot();
+    if (me) this.meStore.set(withEventTotals(me, event));
     const cid = typeof event.cid === 'string' ? event.cid : undefined;
     if (cid) this.channels.get(cid)?.handleEvent(event);
     // User data is shown in every channel: members, read state and message authors.
@@ -368,37 +371,4 @@ export class ChatClient {
     // Through dispatch: threads turn stale on a drop and reload on recovery.
     this.dispatch({ ...partial, created_at: new Date().toISOString() } as ChatEvent);
   }
-
-  private updateMe(event: ChatEvent): void {
-    const me = this.meStore.getSnapshot();
-    if (!me) return;
-    const totals = event as { total_unread_count?: unknown; unread_channels?: unknown };
-    let next = me;
-    if (typeof totals.total_unread_count === 'number')
-      next = { ...next, total_unread_count: totals.total_unread_count };
-    if (typeof totals.unread_channels === 'number')
-      next = { ...next, unread_channels: totals.unread_channels };
-    if (event.type === 'user.updated' && event.user.id === me.id) next = { ...next, ...event.user };
-    this.meStore.set(next);
-  }
-}
-
-/** Browser online/offline events speed up reconnection; absent outside browsers. */
-function hookBrowserNetwork(socket: SocketConnection): (() => void) | undefined {
-  const target = globalThis as {
-    addEventListener?: (t: string, l: () => void) => void;
-    removeEventListener?: (t: string, l: () => void) => void;
-    navigator?: unknown;
-    document?: unknown;
-  };
-  if (typeof target.addEventListener !== 'function' || typeof target.document === 'undefined')
-    return undefined;
-  const online = () => socket.reconnectNow();
-  const offline = () => socket.markUnhealthy('browser went offline');
-  target.addEventListener('online', online);
-  target.addEventListener('offline', offline);
-  return () => {
-    target.removeEventListener?.('online', online);
-    target.removeEventListener?.('offline', offline);
-  };
 }

@@ -11,6 +11,12 @@ import {
   type DeleteMode,
   type PinExpiry,
 } from './message-state.js';
+import {
+  queryAllReactions,
+  queryReactionPage,
+  type ReactionPage,
+  type ReactionQuery,
+} from './reactions-query.js';
 
 /** What message actions need beyond the client context. */
 export interface MessageActionContext extends ClientContext {
@@ -189,6 +195,30 @@ export class MessageActions {
     } catch (error) {
       if (held) this.put(held);
       throw this.fail(error);
+    }
+  }
+
+  /**
+   * One page of a message's reactions, newest first, with their users (`GET /messages/{id}/reactions`;
+   * pages of at most 300). "Error loading reactions" on failure.
+   */
+  async queryReactions(messageId: string, query: ReactionQuery = {}): Promise<ReactionPage> {
+    try {
+      return await queryReactionPage(this.ctx.api, messageId, query);
+    } catch (error) {
+      throw this.fail(error, NOTICE_TEXTS.reactionsLoadError);
+    }
+  }
+
+  /** Every reaction of a message (of `type`), at most 1200, fetched in pages of 300 (chat-spec §9). */
+  async queryAllReactions(
+    messageId: string,
+    options: { type?: string; max?: number } = {},
+  ): Promise<Reaction[]> {
+    try {
+      return await queryAllReactions(this.ctx.api, messageId, options);
+    } catch (error) {
+      throw this.fail(error, NOTICE_TEXTS.reactionsLoadError);
     }
   }
 

@@ -20,6 +20,7 @@ export const NOTICE_TEXTS = {
   unpinError: 'Error removing message pin',
   flagged: 'Message has been successfully flagged',
   flagError: 'Error adding flag',
+  reactionsLoadError: 'Error loading reactions',
 } as const;
 
 export interface Notice {

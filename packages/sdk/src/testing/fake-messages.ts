@@ -101,6 +101,14 @@ export function routeMessage(
     const before = query.id_lt ? all.findIndex((m) => m.id === query.id_lt) : all.length;
     return { messages: all.slice(Math.max(0, before - limit), before) };
   }
+  if (sub === 'reactions' && method === 'GET') {
+    const limit = Math.min(Number(query.limit ?? 300), 300);
+    const offset = Number(query.offset ?? 0);
+    const all = [...(found.list[found.index] as Message).latest_reactions]
+      .reverse()
+      .filter((r) => !query.type || r.type === query.type);
+    return { reactions: all.slice(offset, offset + limit) };
+  }
   if (sub === 'reaction') {
     const reactionType =
       method === 'DELETE' ? (type ?? '') : String((body.reaction as { type?: string }).type);

@@ -1,5 +1,4 @@
 import type {
-  ChannelState,
   ChatEvent,
   ChatUser,
   Message,
@@ -8,16 +7,9 @@ import type {
   QueryChannelRequest,
   QueryChannelsRequest,
 } from '@caseroom/protocol';
-import { matchesFilter } from '../channels/filter.js';
 import type { WebSocketConstructor } from '../transport/websocket.js';
-import {
-  buildMessage,
-  channelSubject,
-  lastMessageAt,
-  pageOf,
-  presentChannelState,
-  type FakeChannelRecord,
-} from './fake-data.js';
+import { channelAction, queryChannel, queryChannels, type FakeChannelHost } from './fake-channels.js';
+import { buildMessage, type FakeChannelRecord } from './fake-data.js';
 import { addReply, routeExtras, type FakeMessageHost } from './fake-messages.js';
 import { FakeWebSocket, type FakeSocketHost } from './fake-websocket.js';
 
@@ -50,7 +42,7 @@ class HttpError extends Error {
  * `fetch` and `WebSocket` to a `ChatClient`. It knows users, channels, members, messages, read
  * state, typing and `/sync`; it can fail chosen calls, revoke tokens and drop connections.
  */
-export class FakeChatServer implements FakeSocketHost, FakeMessageHost {
+export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeChannelHost {
   readonly baseUrl = 'http://fake.chat/chat';
   readonly apiKey = 'fake-key';
   readonly users = new Map<string, ChatUser>();
@@ -298,7 +290,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const segments = request.path.split('/').filter(Boolean).map(decodeURIComponent);
     if (request.method === 'POST' && request.path === '/channels') {
-      return this.queryChannels(userId, body as QueryChannelsRequest);
+      return queryChannels(this, userId, body as QueryChannelsRequest);
     }
     if (request.method === 'POST' && request.path === '/sync') {
       const since = String(body.last_sync_at ?? '');
@@ -315,89 +307,11 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost {
       const [, type = '', idOrQuery = '', action] = segments;
       if (idOrQuery === 'query' && segments.length === 3) {
         const members = ((body as QueryChannelRequest).data?.members ?? []).slice().sort();
-        return this.queryChannel(userId, type, `!members-${members.join('-')}`, body as QueryChannelRequest);
+        return queryChannel(this, userId, type, `!members-${members.join('-')}`, body as QueryChannelRequest);
       }
-      return this.channelAction(userId, type, idOrQuery, action ?? '', body);
+      return channelAction(this, userId, type, idOrQuery, action ?? '', body);
     }
     throw new HttpError(404, 16, `${request.method} ${request.path} does not exist`);
-  }
-
-  private channelAction(
-    userId: string,
-    type: string,
-    id: string,
-    action: string,
-    body: Record<string, unknown>,
-  ) {
-    const cid = `${type}:${id}`;
-    if (action === 'query') return this.queryChannel(userId, type, id, body as QueryChannelRequest);
-    const record = this.memberChannel(userId, cid);
-    const user = this.users.get(userId) ?? { id: userId };
-    switch (action) {
-      case 'message':
-        return { message: this.sendMessage(cid, userId, (body.message ?? {}) as NewMessage) };
-      case 'read': {
-        const last = record.messages[record.messages.length - 1];
-        const at = this.now();
-        record.read.set(userId, {
-          last_read: at,
-          unread_messages: 0,
-          ...(last ? { last_read_message_id: last.id } : {}),
-        });
-        this.emit(cid, {
-          type: 'message.read',
-          cid,
-          created_at: at,
-          user,
-          ...(last ? { last_read_message_id: last.id } : {}),
-        } as ChatEvent);
-        return {};
-      }
-      case 'event': {
-        const event = (body.event ?? {}) as { type?: string; parent_id?: string };
-        this.emit(cid, { ...event, cid, created_at: this.now(), user } as ChatEvent, userId);
-        return { event };
-      }
-      case 'unread':
-      case 'stop-watching':
-        return {};
-      default:
-        throw new HttpError(404, 16, `channel action ${action} does not exist`);
-    }
-  }
-
-  private memberChannel(userId: string, cid: string): FakeChannelRecord {
-    const record = this.channels.get(cid);
-    if (!record) throw new HttpError(404, 16, `channel ${cid} does not exist`);
-    if (!record.members.includes(userId))
-      throw new HttpError(403, 17, `user ${userId} is not a member of ${cid}`);
-    return record;
-  }
-
-  private queryChannel(userId: string, type: string, id: string, body: QueryChannelRequest): ChannelState {
-    const cid = `${type}:${id}`;
-    if (!this.channels.has(cid)) this.createChannel(type, id, body.data ?? { members: [userId] }, userId);
-    const record = this.memberChannel(userId, cid);
-    return this.channelState(record, pageOf(record.messages, body.messages ?? {}));
-  }
-
-  private queryChannels(userId: string, body: QueryChannelsRequest): { channels: ChannelState[] } {
-    const matching = [...this.channels.values()]
-      .filter((r) => r.members.includes(userId) && !r.hidden.has(userId))
-      .filter((r) => matchesFilter(body.filter_conditions ?? {}, this.subject(r)))
-      .sort((a, b) => lastMessageAt(b).localeCompare(lastMessageAt(a)));
-    const offset = body.offset ?? 0;
-    const page = matching.slice(offset, offset + (body.limit ?? 25));
-    const messageLimit = body.message_limit ?? 25;
-    return { channels: page.map((r) => this.channelState(r, r.messages.slice(-messageLimit))) };
-  }
-
-  private subject(record: FakeChannelRecord) {
-    return channelSubject(record, this.users);
-  }
-
-  private channelState(record: FakeChannelRecord, messages: Message[]): ChannelState {
-    return presentChannelState(record, messages, this.users);
   }
 }
 

@@ -1,0 +1,119 @@
+import type {
+  ChannelState,
+  ChatEvent,
+  ChatUser,
+  Message,
+  NewMessage,
+  QueryChannelRequest,
+  QueryChannelsRequest,
+} from '@caseroom/protocol';
+import { matchesFilter } from '../channels/filter.js';
+import {
+  channelSubject,
+  lastMessageAt,
+  pageOf,
+  presentChannelState,
+  type FakeChannelRecord,
+} from './fake-data.js';
+
+/** What the channel routes need from the fake server. */
+export interface FakeChannelHost {
+  readonly users: Map<string, ChatUser>;
+  readonly channels: Map<string, FakeChannelRecord>;
+  createChannel(
+    type: string,
+    id: string,
+    data: { members?: string[] } & Record<string, unknown>,
+    createdBy: string,
+  ): FakeChannelRecord;
+  sendMessage(cid: string, userId: string, message: NewMessage): Message;
+  emit(cid: string, event: ChatEvent, exceptUserId?: string): void;
+  now(): string;
+  fail(status: number, code: number, message: string): Error;
+}
+
+/** `POST /channels/{type}/{id}/{action}`: query, message, read, event, unread, stop-watching. */
+export function channelAction(
+  host: FakeChannelHost,
+  userId: string,
+  type: string,
+  id: string,
+  action: string,
+  body: Record<string, unknown>,
+): unknown {
+  const cid = `${type}:${id}`;
+  if (action === 'query') return queryChannel(host, userId, type, id, body as QueryChannelRequest);
+  const record = memberChannel(host, userId, cid);
+  const user = host.users.get(userId) ?? { id: userId };
+  switch (action) {
+    case 'message':
+      return { message: host.sendMessage(cid, userId, (body.message ?? {}) as NewMessage) };
+    case 'read': {
+      const last = record.messages[record.messages.length - 1];
+      const at = host.now();
+      record.read.set(userId, {
+        last_read: at,
+        unread_messages: 0,
+        ...(last ? { last_read_message_id: last.id } : {}),
+      });
+      host.emit(cid, {
+        type: 'message.read',
+        cid,
+        created_at: at,
+        user,
+        ...(last ? { last_read_message_id: last.id } : {}),
+      } as ChatEvent);
+      return {};
+    }
+    case 'event': {
+      const event = (body.event ?? {}) as { type?: string; parent_id?: string };
+      host.emit(cid, { ...event, cid, created_at: host.now(), user } as ChatEvent, userId);
+      return { event };
+    }
+    case 'unread':
+    case 'stop-watching':
+      return {};
+    default:
+      throw host.fail(404, 16, `channel action ${action} does not exist`);
+  }
+}
+
+/** The channel `cid` when `userId` is a member; 404 / 403 otherwise. */
+export function memberChannel(host: FakeChannelHost, userId: string, cid: string): FakeChannelRecord {
+  const record = host.channels.get(cid);
+  if (!record) throw host.fail(404, 16, `channel ${cid} does not exist`);
+  if (!record.members.includes(userId)) throw host.fail(403, 17, `user ${userId} is not a member of ${cid}`);
+  return record;
+}
+
+/** Create-or-get and one page of messages (`POST /channels/{type}/{id}/query`). */
+export function queryChannel(
+  host: FakeChannelHost,
+  userId: string,
+  type: string,
+  id: string,
+  body: QueryChannelRequest,
+): ChannelState {
+  const cid = `${type}:${id}`;
+  if (!host.channels.has(cid)) host.createChannel(type, id, body.data ?? { members: [userId] }, userId);
+  const record = memberChannel(host, userId, cid);
+  return presentChannelState(record, pageOf(record.messages, body.messages ?? {}), host.users);
+}
+
+/** `POST /channels`: the user's visible channels matching the filter, newest message first. */
+export function queryChannels(
+  host: FakeChannelHost,
+  userId: string,
+  body: QueryChannelsRequest,
+): { channels: ChannelState[] } {
+  const matching = [...host.channels.values()]
+    .filter((r) => r.members.includes(userId) && !r.hidden.has(userId))
+    .filter((r) => matchesFilter(body.filter_conditions ?? {}, channelSubject(r, host.users)))
+    .sort((a, b) => lastMessageAt(b).localeCompare(lastMessageAt(a)));
+  const offset = body.offset ?? 0;
+  const page = matching.slice(offset, offset + (body.limit ?? 25));
+  const messageLimit = body.message_limit ?? 25;
+  return {
+    channels: page.map((r) => presentChannelState(r, r.messages.slice(-messageLimit), host.users)),
+  };
+}

@@ -29,7 +29,15 @@ export { ChatApiError } from './transport/errors.js';
 export type { Logger, LogLevel } from './transport/logger.js';
 export type { TokenProvider } from './transport/token-manager.js';
 export type { WebSocketConstructor, WebSocketLike } from './transport/websocket.js';
-export type { OwnUser, ChatUser, Message, Channel, ChannelMember, ChatEvent } from '@caseroom/protocol';
+export type {
+  OwnUser,
+  ChatUser,
+  Message,
+  Channel,
+  ChannelMember,
+  ChatEvent,
+  Reaction,
+} from '@caseroom/protocol';
 export { groupPositions, type GroupOptions, type GroupPosition } from './messages/group-positions.js';
 export {
   containsLink,
@@ -72,11 +80,21 @@ export {
   userSearchSource,
 } from './search/sources.js';
 export { DeliveryReporter, type DeliveredMessage } from './read/delivery-reporter.js';
-export { readBy, readByText, READ_BY_NAMES_MAX } from './read/read-by.js';
+export { readBy, readByNames, readByText, READ_BY_NAMES_MAX } from './read/read-by.js';
 export {
+  ENGLISH_DATE_LABELS,
   formatDateSeparator,
   formatMessageTime,
+  localDayKey,
   withSeparators,
+  type DateLabels,
   type MessageListItem,
   type SeparatorOptions,
 } from './dates/separators.js';
+export {
+  REACTION_PAGE_SIZE,
+  REACTIONS_FETCH_MAX,
+  type ReactionPage,
+  type ReactionQuery,
+} from './messages/reactions-query.js';
+export { ChannelMessageActions } from './channels/channel-message-actions.js';

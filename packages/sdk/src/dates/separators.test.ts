@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateSeparator, formatMessageTime, withSeparators } from './separators.js';
+import { formatDateSeparator, formatMessageTime, localDayKey, withSeparators } from './separators.js';
 
 describe('date and unread separators', () => {
   // A Wednesday, local time.
@@ -31,5 +31,15 @@ describe('date and unread separators', () => {
         i.kind === 'message' ? i.message.id : i.kind === 'date' ? i.label : `unread ${i.unreadCount}`,
       ),
     ).toEqual(['Yesterday', 'a', 'Today', 'b', 'c', 'unread 1', 'd']);
+  });
+
+  it('takes translated words for the labels, brackets in them stay text', () => {
+    const labels = { today: 'Heute', tomorrow: 'Morgen', yesterday: 'Gestern', last: 'Letzten [x]' };
+    expect(formatDateSeparator(day(14), now, labels)).toBe('Heute');
+    expect(formatDateSeparator(day(13), now, labels)).toBe('Gestern');
+    expect(formatDateSeparator(day(15), now, labels)).toBe('Morgen');
+    expect(formatDateSeparator(day(10), now, labels)).toBe('Letzten x Saturday');
+    const items = withSeparators([{ id: 'a', created_at: day(13), user: { id: 'bob' } }], { now, labels });
+    expect(items[0]).toMatchObject({ kind: 'date', label: 'Gestern', key: `date-${localDayKey(day(13))}` });
   });
 });

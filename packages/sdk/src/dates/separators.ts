@@ -4,19 +4,48 @@ import type { Message } from '@caseroom/protocol';
 
 dayjs.extend(calendar);
 
-/** chat-spec §9 Dates: Today, Tomorrow, weekday, Yesterday, Last weekday, else MM/DD/YYYY. */
-const CALENDAR_FORMATS = {
-  sameDay: '[Today]',
-  nextDay: '[Tomorrow]',
-  nextWeek: 'dddd',
-  lastDay: '[Yesterday]',
-  lastWeek: '[Last] dddd',
-  sameElse: 'MM/DD/YYYY',
+/** The words of the date labels; an app passes translated ones (weekday names follow dayjs's locale). */
+export interface DateLabels {
+  today: string;
+  tomorrow: string;
+  yesterday: string;
+  /** Before a weekday of the past week: "Last Monday". */
+  last: string;
+}
+
+export const ENGLISH_DATE_LABELS: DateLabels = {
+  today: 'Today',
+  tomorrow: 'Tomorrow',
+  yesterday: 'Yesterday',
+  last: 'Last',
 };
 
-/** The date label of a day separator, relative to `now` (local time). */
-export function formatDateSeparator(date: string | Date, now: string | Date = new Date()): string {
-  return dayjs(date).calendar(dayjs(now), CALENDAR_FORMATS);
+/** dayjs escapes text between brackets; a translated word must not close the bracket itself. */
+const literal = (word: string) => `[${word.replace(/[[\]]/g, '')}]`;
+
+/**
+ * The date label of a day separator relative to `now`, in local time (chat-spec §9 Dates): Today,
+ * Tomorrow, the weekday within the week ahead, Yesterday, "Last <weekday>" within the week before,
+ * else MM/DD/YYYY.
+ */
+export function formatDateSeparator(
+  date: string | Date,
+  now: string | Date = new Date(),
+  labels: DateLabels = ENGLISH_DATE_LABELS,
+): string {
+  return dayjs(date).calendar(dayjs(now), {
+    sameDay: literal(labels.today),
+    nextDay: literal(labels.tomorrow),
+    nextWeek: 'dddd',
+    lastDay: literal(labels.yesterday),
+    lastWeek: `${literal(labels.last)} dddd`,
+    sameElse: 'MM/DD/YYYY',
+  });
+}
+
+/** The local day of a date, `YYYY-MM-DD` (the key of a date separator). */
+export function localDayKey(date: string | Date): string {
+  return dayjs(date).format('YYYY-MM-DD');
 }
 
 /** A message time, `h:mm A` (chat-spec §9). */
@@ -37,6 +66,8 @@ export interface SeparatorOptions {
   ownUserId?: string;
   /** Default: now. */
   now?: string | Date;
+  /** Translated words of the date labels; default English. */
+  labels?: DateLabels;
 }
 
 /**
@@ -58,14 +89,14 @@ export function withSeparators<M extends Pick<Message, 'id' | 'created_at' | 'us
       : messages.findIndex((m, i) => i > readAt && (m.user?.id ?? m.user_id) !== options.ownUserId);
   let day = '';
   messages.forEach((message, index) => {
-    const thisDay = dayjs(message.created_at).format('YYYY-MM-DD');
+    const thisDay = localDayKey(message.created_at);
     if (thisDay !== day) {
       day = thisDay;
       items.push({
         kind: 'date',
         key: `date-${thisDay}`,
         date: thisDay,
-        label: formatDateSeparator(message.created_at, options.now),
+        label: formatDateSeparator(message.created_at, options.now, options.labels),
       });
     }
     if (index === firstUnread) {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeliveryReporter } from './delivery-reporter.js';
-import { readBy, readByText } from './read-by.js';
+import { readBy, readByNames, readByText } from './read-by.js';
 
 describe('delivery reports (fake timers)', () => {
   beforeEach(() => {
@@ -48,5 +48,6 @@ describe('read-by', () => {
     const users = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((id) => ({ id, name: id.toUpperCase() }));
     expect(readByText(users)).toBe('A, B, C, D, E +2');
     expect(readByText(users.slice(0, 2))).toBe('A, B');
+    expect(readByNames(users)).toEqual({ names: ['A', 'B', 'C', 'D', 'E'], rest: 2 });
   });
 });

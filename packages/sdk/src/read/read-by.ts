@@ -16,9 +16,17 @@ export function readBy(
     .map((r) => r.user);
 }
 
+/** The first 5 names (name, else id) and how many readers are left out, for a translated text. */
+export function readByNames(users: readonly Pick<ChatUser, 'id' | 'name'>[]): {
+  names: string[];
+  rest: number;
+} {
+  const names = users.slice(0, READ_BY_NAMES_MAX).map((u) => u.name ?? u.id);
+  return { names, rest: users.length - names.length };
+}
+
 /** "Ann, Bob, Cy, Di, Ed +2": at most 5 names, then the count of the rest. */
 export function readByText(users: readonly Pick<ChatUser, 'id' | 'name'>[]): string {
-  const names = users.slice(0, READ_BY_NAMES_MAX).map((u) => u.name ?? u.id);
-  const rest = users.length - names.length;
+  const { names, rest } = readByNames(users);
   return rest > 0 ? `${names.join(', ')} +${rest}` : names.join(', ');
 }

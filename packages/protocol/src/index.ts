@@ -8,3 +8,4 @@ export * from './chat/events.js';
 export * from './chat/capabilities.js';
 export * from './chat/admin.js';
 export * from './chat/threads.js';
+export * from './chat/search.js';

@@ -2,8 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { checkChannelRef } from '../actions/channel-create.js';
 import { flagMessage, getMessages, listPinned, undeleteMessage } from '../actions/message-moderation.js';
+import { searchMessages } from '../actions/search.js';
 import { markAllRead, myUnread, unreadBatch } from '../actions/unread.js';
+import { SearchRequest } from '@caseroom/protocol';
 import type { ChatContext } from '../context.js';
+import { inputError } from '../errors.js';
 import { actorOf, parse, type ChannelParams } from './pipeline.js';
 
 const FlagRequest = z.looseObject({
@@ -37,6 +40,16 @@ export function messageExtraRoutes(http: FastifyInstance, ctx: ChatContext): voi
     const q = parse(PinnedQuery, req.query);
     const cid = `${req.params.type}:${req.params.id}`;
     return { messages: await listPinned(ctx, actorOf(req), cid, q.limit ?? 25, q.offset ?? 0) };
+  });
+
+  http.get<{ Querystring: { payload?: string } }>('/search', async (req) => {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(req.query.payload ?? '');
+    } catch {
+      throw inputError('payload must be JSON');
+    }
+    return searchMessages(ctx, actorOf(req), parse(SearchRequest, payload));
   });
 
   http.get('/unread', async (req) => myUnread(ctx, actorOf(req)));

@@ -1,0 +1,126 @@
+import { SEARCH_LIMITS, type SearchRequest, type SearchResponse } from '@caseroom/protocol';
+import type { Actor, ChatContext } from '../context.js';
+import { inputError } from '../errors.js';
+import { ownCapabilities } from '../policy/capabilities.js';
+import { roleOf } from '../policy/channel-access.js';
+import { presentChannel } from '../presenters/channel.js';
+import { CHANNEL_COLUMNS, getMemberships } from '../store/channels.js';
+import { ChannelFilter } from '../store/channel-filter.js';
+import { messageFilterSql, prefixQuery } from '../store/message-filter.js';
+import { loadRules } from '../store/policy.js';
+import type { ChannelRow, MessageRow } from '../store/rows.js';
+import { getUser } from '../store/users.js';
+import { presentRows } from '../views/messages.js';
+
+/** At most this many channels are searched at once (the filter should narrow further). */
+const MAX_SEARCH_CHANNELS = 1000;
+
+function offsetOf(req: SearchRequest): number {
+  if (req.offset !== undefined && req.next !== undefined) throw inputError('Cannot specify offset with next');
+  if (req.next === undefined) return req.offset ?? 0;
+  const n = Number(Buffer.from(req.next, 'base64url').toString('utf8'));
+  if (!Number.isInteger(n) || n < 0 || n > SEARCH_LIMITS.maxOffset)
+    throw inputError('next is not a valid cursor');
+  return n;
+}
+
+/** The channels the actor may search: readable, matching the filter, with search-messages. */
+async function searchableChannels(ctx: ChatContext, actor: Actor, filter: Record<string, unknown>) {
+  const viewerId = actor.kind === 'user' ? actor.userId : undefined;
+  const f = new ChannelFilter(viewerId !== undefined);
+  const join = viewerId ? `JOIN chat_members vm ON vm.cid = c.cid AND vm.user_id = ${f.param(viewerId)}` : '';
+  const where = [f.toSql(filter), 'c.deleted_at IS NULL'];
+  if (viewerId) where.push('NOT vm.banned AND (NOT vm.invited OR vm.invite_accepted_at IS NOT NULL)');
+  const { rows } = await ctx.db.query<ChannelRow>(
+    `SELECT ${CHANNEL_COLUMNS} FROM chat_channels c ${join} WHERE ${where.join(' AND ')}
+      ORDER BY c.cid LIMIT ${MAX_SEARCH_CHANNELS}`,
+    f.params,
+  );
+  if (!viewerId) return { channels: rows, memberships: new Map() };
+  const memberships = await getMemberships(
+    ctx.db,
+    rows.map((r) => r.cid),
+    viewerId,
+  );
+  const rules = await loadRules(
+    ctx.db,
+    rows.map((r) => r.type),
+  );
+  const role = roleOf(actor, await getUser(ctx.db, viewerId));
+  const channels = rows.filter((c) =>
+    ownCapabilities(c, { role, member: memberships.get(c.cid), rules }).includes('search-messages'),
+  );
+  return { channels, memberships };
+}
+
+/**
+ * `GET /chat/search`: PostgreSQL full-text search (a generated tsvector with a GIN index, prefix matching) over the
+ * caller's channels; deleted, truncated, cleared and deleted-for-me messages never match.
+ */
+export async function searchMessages(
+  ctx: ChatContext,
+  actor: Actor,
+  req: SearchRequest,
+): Promise<SearchResponse> {
+  const offset = offsetOf(req);
+  if (req.query === undefined && !req.message_filter_conditions) {
+    throw inputError('either query or message_filter_conditions is required');
+  }
+  const limit = req.limit ?? SEARCH_LIMITS.defaultLimit;
+  const { channels, memberships } = await searchableChannels(ctx, actor, req.filter_conditions);
+  if (channels.length === 0) return { results: [] };
+  const viewerId = actor.kind === 'user' ? actor.userId : undefined;
+  const params: unknown[] = [];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const cuts = channels.map((c) => {
+    const cleared = memberships.get(c.cid)?.history_cleared_at as Date | null | undefined;
+    const t = [c.truncated_at, cleared].filter((d): d is Date => d instanceof Date);
+    return t.length ? new Date(Math.max(...t.map((d) => d.getTime()))) : null;
+  });
+  const where = [
+    "m.type NOT IN ('deleted', 'system', 'error', 'ephemeral')",
+    '(a.after IS NULL OR m.created_at > a.after)',
+  ];
+  const tsquery = req.query !== undefined ? prefixQuery(req.query) : undefined;
+  if (req.query !== undefined) {
+    if (!tsquery) return { results: [] };
+    where.push(`m.search_tsv @@ to_tsquery('simple', ${p(tsquery)})`);
+  }
+  if (req.message_filter_conditions) where.push(messageFilterSql(req.message_filter_conditions, p));
+  if (viewerId) {
+    where.push(
+      `NOT EXISTS (SELECT 1 FROM chat_message_hidden h WHERE h.message_id = m.id AND h.user_id = ${p(viewerId)})`,
+    );
+  }
+  // Built only when sorted by: an unused parameter has no type PostgreSQL can infer.
+  const rank = () => (tsquery ? `ts_rank(m.search_tsv, to_tsquery('simple', ${p(tsquery)}))` : 'm.seq');
+  const sort = req.sort?.length ? req.sort : [{ field: tsquery ? 'relevance' : 'created_at', direction: -1 }];
+  const order = sort.map((s) => {
+    const col = s.field === 'relevance' ? rank() : s.field === 'updated_at' ? 'm.updated_at' : 'm.created_at';
+    return `${col} ${s.direction === 1 ? 'ASC' : 'DESC'}`;
+  });
+  const sql = `SELECT m.* FROM chat_messages m
+       JOIN unnest(${p(channels.map((c) => c.cid))}::text[], ${p(cuts)}::timestamptz[]) AS a(cid, after) ON a.cid = m.cid
+      WHERE ${where.join(' AND ')}
+      ORDER BY ${[...order, 'm.seq DESC'].join(', ')} LIMIT ${p(limit + 1)} OFFSET ${p(offset)}`;
+  const { rows } = await ctx.db.query<MessageRow>(sql, params);
+  const page = rows.slice(0, limit);
+  const messages = await presentRows(ctx.db, page, viewerId);
+  const byCid = new Map(channels.map((c) => [c.cid, c]));
+  const results = messages.map((message) => {
+    const channel = byCid.get(message.cid);
+    return { message: { ...message, ...(channel ? { channel: presentChannel(channel, undefined) } : {}) } };
+  });
+  const nextOffset = offset + limit;
+  const more = rows.length > limit && nextOffset <= SEARCH_LIMITS.maxOffset;
+  return {
+    results,
+    ...(more ? { next: Buffer.from(String(nextOffset)).toString('base64url') } : {}),
+    ...(offset > 0
+      ? { previous: Buffer.from(String(Math.max(0, offset - limit))).toString('base64url') }
+      : {}),
+  };
+}

@@ -146,6 +146,12 @@ export type RsvpResponse = z.infer<typeof RsvpResponse>;
 export const EventRsvpData = z.strictObject({ caseplanId: Id, eventId: Id, response: RsvpResponse });
 export type EventRsvpData = z.infer<typeof EventRsvpData>;
 
+/** `session-load`: optionally the token of a mailed invite link (claims that invite, see docs/permissions.md). */
+export const SessionLoadData = z
+  .strictObject({ invite: z.string().trim().min(1).max(300).optional() })
+  .optional();
+export type SessionLoadData = z.infer<typeof SessionLoadData>;
+
 export const SessionSelectCaseplanData = z.strictObject({ caseplanId: Id });
 export const SessionSelectOrganizationData = z.strictObject({ organizationId: Id });
 

@@ -10,6 +10,7 @@ import { resetRoutes } from './auth/reset-routes.js';
 import { authRoutes } from './http/auth-routes.js';
 import { devMailRoutes } from './http/dev-mail.js';
 import { createAuthMailer } from './mail/auth-mails.js';
+import { createInviteMailer } from './organizations/invite-mail.js';
 import { userCallables } from './users/callables.js';
 import { photoRoutes } from './users/photo-routes.js';
 import { createAuthenticator, type Authenticate } from './http/authenticate.js';
@@ -46,7 +47,12 @@ export async function registerProduct(
   const callables = new CallableRegistry().add(
     ...chatCallables(chat.server),
     ...userCallables(chat.server),
-    ...domainCallables({ db: platform.db, chat: chat.server }),
+    ...domainCallables({
+      db: platform.db,
+      chat: chat.server,
+      config: platform.config,
+      invites: createInviteMailer(platform.config, platform.db, mailer, platform.log),
+    }),
   );
   // The channel fields that tie a chat to case plans are the product's to set: clients may not forge them.
   chat.server.protectChannelFields([...PRODUCT_CHANNEL_FIELDS]);

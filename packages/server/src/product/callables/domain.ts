@@ -16,7 +16,7 @@ export function domainCallables(deps: CallableDeps): Callable[] {
     ...organizationCallables(deps),
     ...settingsCallables(),
     ...eventCallables(),
-    ...sessionCallables(),
+    ...sessionCallables(deps),
     startChatCallable(deps),
   ] as Callable[];
 }

@@ -59,7 +59,7 @@ async function inviteOrAdd(
 }
 
 /** Organizations and their people (issue 4 §2): create (super-admin), invite, remove, set type (org admin). */
-export function organizationCallables({ chat, db }: CallableDeps) {
+export function organizationCallables({ chat, db, invites }: CallableDeps) {
   const create = defineCallable({
     name: 'organizations-create',
     data: OrganizationCreateData,
@@ -84,7 +84,12 @@ export function organizationCallables({ chat, db }: CallableDeps) {
         entityId: id,
         after: { name: d.name, eid: d.eid ?? null },
       });
-      if (d.adminEmail) await inviteOrAdd(q, caller.uid, id, d.adminEmail, 'admin');
+      const seated = d.adminEmail ? await inviteOrAdd(q, caller.uid, id, d.adminEmail, 'admin') : null;
+      return { id, seated };
+    },
+    afterCommit: async (_caller, { id, seated }) => {
+      if (seated?.inviteId) await invites.sendInvite(seated.inviteId);
+      if (seated?.userId) await syncChatUsers(chat, db, [seated.userId]);
       return id;
     },
   });
@@ -98,6 +103,7 @@ export function organizationCallables({ chat, db }: CallableDeps) {
     action: ({ caller, q }, d) => inviteOrAdd(q, caller.uid, d.organizationId, d.email, d.type),
     afterCommit: async (_caller, staged) => {
       if (staged.userId) await syncChatUsers(chat, db, [staged.userId]);
+      if (staged.inviteId) await invites.sendInvite(staged.inviteId);
       return staged;
     },
   });

@@ -56,9 +56,15 @@ export async function requireAnotherAdmin(
 
 /**
  * Claims the open invites addressed to this account's e-mail, when the address is verified (so nobody joins an
- * organization by signing up with someone else's address). Answers the organizations joined.
+ * organization by signing up with someone else's address), or, for the invite `provenInviteId`, when the
+ * caller holds that invite's mailed token (which proves they read mail at the address). Answers the
+ * organizations joined.
  */
-export async function claimInvites(q: Queryable, uid: string): Promise<string[]> {
+export async function claimInvites(
+  q: Queryable,
+  uid: string,
+  provenInviteId: string | null = null,
+): Promise<string[]> {
   const { rows } = await q.query<{
     id: string;
     organization_id: string;
@@ -67,10 +73,10 @@ export async function claimInvites(q: Queryable, uid: string): Promise<string[]>
   }>(
     `SELECT i.id, i.organization_id, i.type, i.invited_by FROM organization_invites i
        JOIN "user" u ON lower(u.email) = lower(i.email)
-      WHERE u.id = $1 AND u."emailVerified" AND i.accepted_at IS NULL
+      WHERE u.id = $1 AND (u."emailVerified" OR i.id = $2) AND i.accepted_at IS NULL
       ORDER BY i.created
       FOR UPDATE OF i`,
-    [uid],
+    [uid, provenInviteId],
   );
   const joined: string[] = [];
   for (const invite of rows) {

@@ -1,20 +1,33 @@
-import { SessionSelectCaseplanData, SessionSelectOrganizationData } from '@caseroom/protocol';
-import { z } from 'zod';
+import {
+  SessionLoadData,
+  SessionSelectCaseplanData,
+  SessionSelectOrganizationData,
+} from '@caseroom/protocol';
 import { authorizeOrganization } from '../callables/authorize.js';
+import type { CallableDeps } from '../callables/deps.js';
 import { defineCallable } from '../callables/registry.js';
+import { syncChatUsers } from '../caseplans/chat-links.js';
+import { verifyInviteToken } from '../organizations/invite-mail.js';
 import { claimInvites } from '../organizations/membership.js';
 import { checkCaseplanSelectable, loadSessionState, recordSelection } from './state.js';
 
 /** `session-load`, `session-selectCaseplan`, `session-selectOrganization` (product-spec §4-§5). */
-export function sessionCallables() {
+export function sessionCallables({ chat, db, config }: CallableDeps) {
   const load = defineCallable({
     name: 'session-load',
-    data: z.unknown(),
+    data: SessionLoadData,
     // Every signed-in user loads their own session.
     authorize: async () => undefined,
-    action: async ({ caller, q }) => {
-      await claimInvites(q, caller.uid);
-      return loadSessionState(q, caller.uid);
+    action: async ({ caller, q }, d) => {
+      // A forged or foreign token proves nothing: the verified-address rule applies alone.
+      const proven = d?.invite ? verifyInviteToken(config.authSecret, d.invite) : null;
+      const joined = await claimInvites(q, caller.uid, proven);
+      return { joined, state: await loadSessionState(q, caller.uid) };
+    },
+    // A new member's chat user gets clientOf / guestOf for the organizations joined.
+    afterCommit: async (caller, { joined, state }) => {
+      if (joined.length > 0) await syncChatUsers(chat, db, [caller.uid]);
+      return state;
     },
   });
 

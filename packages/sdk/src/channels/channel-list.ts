@@ -180,8 +180,16 @@ export class ChannelList {
         else void this.addIfMatches(cid);
         return;
       case 'notification.added_to_channel':
+        // Events of the channel did not reach the user before: its held state may be stale.
+        if (!this.has(cid)) void this.addIfMatches(cid, true);
+        return;
       case 'channel.visible':
         if (!this.has(cid)) void this.addIfMatches(cid);
+        return;
+      case 'channel.updated':
+        // Its data may have moved it into or out of the list's filter.
+        if (!this.has(cid)) void this.addIfMatches(cid);
+        else if (!this.matches(this.ctx.channelByCid(cid))) this.remove(cid);
         return;
       case 'channel.hidden':
       case 'channel.deleted':
@@ -228,25 +236,48 @@ export class ChannelList {
       return;
     }
     this.store.patch({ pendingInvites: invites });
-    if (type === 'notification.invite_accepted' && !this.has(cid)) void this.addIfMatches(cid);
+    if (type === 'notification.invite_accepted' && !this.has(cid)) void this.addIfMatches(cid, true);
   }
 
-  /** Fetches the channel if needed and adds it at the top when it matches the list's filter. */
-  private async addIfMatches(cid: string): Promise<void> {
+  /**
+   * Fetches the channel when it is not held (or `refresh`) and adds it at its place when it matches the
+   * list's filter.
+   */
+  private async addIfMatches(cid: string, refresh = false): Promise<void> {
     if (this.adding.has(cid)) return;
     this.adding.add(cid);
     try {
       const channel = this.ctx.channelByCid(cid);
-      if (!channel.isInitialized) await channel.watch();
-      const state = channel.state.getSnapshot();
-      if (this.disposed || this.has(cid) || !state.channel || state.channel.hidden) return;
-      if (!matchesFilter(this.options.filter, { channel: state.channel, members: state.members })) return;
-      this.setChannels([channel, ...this.channels]);
+      if (refresh || !channel.isInitialized) await channel.watch();
+      if (this.disposed || this.has(cid) || !this.matches(channel)) return;
+      const next = this.withInserted(channel);
+      if (next) this.setChannels(next);
     } catch (error) {
       this.ctx.logger('warn', `could not add channel ${cid} to the list: ${toChatApiError(error).message}`);
     } finally {
       this.adding.delete(cid);
     }
+  }
+
+  /** Whether a channel belongs in this list: known, not hidden, matching the filter. */
+  private matches(channel: ChatChannel): boolean {
+    const state = channel.state.getSnapshot();
+    if (!state.channel || state.channel.hidden) return false;
+    return matchesFilter(this.options.filter, { channel: state.channel, members: state.members });
+  }
+
+  /**
+   * The list with `channel` at its place: by its last message (or creation) time when the list sorts by
+   * last message, as a fresh query would place it; at the top for other sorts. Undefined when its place
+   * is on a page not loaded yet.
+   */
+  private withInserted(channel: ChatChannel): ChatChannel[] | undefined {
+    if (!this.sortsByLastMessage) return [channel, ...this.channels];
+    const key = lastActivity(channel);
+    const at = this.channels.findIndex((c) => lastActivity(c) < key);
+    if (at >= 0) return [...this.channels.slice(0, at), channel, ...this.channels.slice(at)];
+    // Older than every loaded channel: it belongs to a page not loaded yet, if there is one.
+    return this.store.getSnapshot().hasNext ? undefined : [...this.channels, channel];
   }
 
   private setChannels(channels: ChatChannel[], patch: Partial<ChannelListSnapshot> = {}): void {
@@ -299,6 +330,12 @@ export class ChannelList {
     this.items.set(snapshot, item);
     return item;
   }
+}
+
+/** What the default sort orders by: the last message time, else the creation time (as the server). */
+function lastActivity(channel: ChatChannel): string {
+  const data = channel.state.getSnapshot().channel;
+  return data?.last_message_at ?? data?.created_at ?? '';
 }
 
 /** The channel an event is about: `cid`, or the cid of the channel it carries (notifications). */

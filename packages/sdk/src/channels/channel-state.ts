@@ -131,7 +131,10 @@ export function applyChannelEvent(
         ...next,
         typing,
         unreadCount: counted ? next.unreadCount + 1 : next.unreadCount,
-        channel: next.channel ? { ...next.channel, last_message_at: incoming.created_at } : next.channel,
+        // The server brings a hidden channel back with a message in the main list.
+        channel: next.channel
+          ? { ...next.channel, last_message_at: incoming.created_at, hidden: false }
+          : next.channel,
       };
     }
     case 'message.updated':

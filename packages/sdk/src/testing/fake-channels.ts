@@ -117,3 +117,68 @@ export function queryChannels(
     channels: page.map((r) => presentChannelState(r, r.messages.slice(-messageLimit), host.users)),
   };
 }
+
+/** What membership changes need: the channel routes' host plus user-addressed events. */
+export interface FakeMembershipHost extends FakeChannelHost {
+  emitToUser(userId: string, event: ChatEvent): void;
+}
+
+function channelEvent(host: FakeChannelHost, record: FakeChannelRecord, type: string, extra = {}): ChatEvent {
+  const { channel } = channelSubject(record, host.users);
+  return { type, cid: channel.cid, channel, created_at: host.now(), ...extra } as ChatEvent;
+}
+
+function existing(host: FakeChannelHost, cid: string): FakeChannelRecord {
+  const record = host.channels.get(cid);
+  if (!record) throw host.fail(404, 16, `channel ${cid} does not exist`);
+  return record;
+}
+
+/** Hides (or shows) the channel for `userId`: `channel.hidden` / `channel.visible` to that user. */
+export function setHidden(host: FakeMembershipHost, cid: string, userId: string, hidden: boolean): void {
+  const record = existing(host, cid);
+  if (hidden) record.hidden.add(userId);
+  else record.hidden.delete(userId);
+  host.emitToUser(userId, channelEvent(host, record, hidden ? 'channel.hidden' : 'channel.visible'));
+}
+
+/** Adds or removes members: `member.added/removed` to the channel, `notification.*_channel` to them. */
+export function changeMembers(
+  host: FakeMembershipHost,
+  cid: string,
+  userIds: string[],
+  kind: 'added' | 'removed',
+): void {
+  const record = existing(host, cid);
+  for (const userId of userIds) {
+    const member = { user_id: userId, user: host.users.get(userId) ?? { id: userId } };
+    if (kind === 'added' && !record.members.includes(userId)) record.members.push(userId);
+    host.emit(cid, { type: `member.${kind}`, cid, created_at: host.now(), member } as unknown as ChatEvent);
+    if (kind === 'removed') {
+      record.members = record.members.filter((m) => m !== userId);
+      record.hidden.delete(userId);
+    }
+    const type = kind === 'added' ? 'notification.added_to_channel' : 'notification.removed_from_channel';
+    host.emitToUser(userId, channelEvent(host, record, type, { member }));
+  }
+}
+
+/** Merges custom data into the channel and emits `channel.updated`. */
+export function updateChannelData(host: FakeChannelHost, cid: string, data: Record<string, unknown>): void {
+  const record = existing(host, cid);
+  record.custom = { ...record.custom, ...data };
+  host.emit(cid, channelEvent(host, record, 'channel.updated'));
+}
+
+/** Invites `userId` (not a member until accepted): `notification.invited` to them. */
+export function invite(host: FakeMembershipHost, cid: string, userId: string): void {
+  host.emitToUser(userId, channelEvent(host, existing(host, cid), 'notification.invited'));
+}
+
+/** The invitee answers: accepted makes them a member; `notification.invite_accepted/_rejected` to them. */
+export function answerInvite(host: FakeMembershipHost, cid: string, userId: string, accept: boolean): void {
+  const record = existing(host, cid);
+  if (accept && !record.members.includes(userId)) record.members.push(userId);
+  const type = accept ? 'notification.invite_accepted' : 'notification.invite_rejected';
+  host.emitToUser(userId, channelEvent(host, record, type));
+}

@@ -8,7 +8,17 @@ import type {
   QueryChannelsRequest,
 } from '@caseroom/protocol';
 import type { WebSocketConstructor } from '../transport/websocket.js';
-import { channelAction, queryChannel, queryChannels, type FakeChannelHost } from './fake-channels.js';
+import {
+  answerInvite,
+  changeMembers,
+  channelAction,
+  invite,
+  queryChannel,
+  queryChannels,
+  setHidden,
+  updateChannelData,
+  type FakeMembershipHost,
+} from './fake-channels.js';
 import { buildMessage, type FakeChannelRecord } from './fake-data.js';
 import { addReply, routeExtras, type FakeMessageHost } from './fake-messages.js';
 import { FakeWebSocket, type FakeSocketHost } from './fake-websocket.js';
@@ -42,7 +52,7 @@ class HttpError extends Error {
  * `fetch` and `WebSocket` to a `ChatClient`. It knows users, channels, members, messages, read
  * state, typing and `/sync`; it can fail chosen calls, revoke tokens and drop connections.
  */
-export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeChannelHost {
+export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMembershipHost {
   readonly baseUrl = 'http://fake.chat/chat';
   readonly apiKey = 'fake-key';
   readonly users = new Map<string, ChatUser>();
@@ -145,6 +155,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeChan
     const created = buildMessage(message, cid, user, this.users, this.now());
     if (created.parent_id) return addReply(this, cid, created, user);
     record.messages.push(created);
+    record.hidden.clear(); // as the server: a new message brings the channel back into every list
     for (const member of record.members) {
       if (member === userId) continue;
       const read = record.read.get(member) ?? { last_read: record.createdAt, unread_messages: 0 };
@@ -168,6 +179,36 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeChan
       if (socket.userId && members.includes(socket.userId) && socket.userId !== exceptUserId)
         socket.push(event);
     }
+  }
+
+  /** Sends an event to `userId`'s connections only (notifications, hide/show) and records it. */
+  emitToUser(userId: string, event: ChatEvent): void {
+    this.events.push(event);
+    for (const socket of this.sockets) if (socket.userId === userId) socket.push(event);
+  }
+
+  /** Hides or shows the channel for one user (`channel.hidden` / `channel.visible` to them). */
+  setHidden(cid: string, userId: string, hidden: boolean): void {
+    setHidden(this, cid, userId, hidden);
+  }
+
+  /** Adds or removes members, with `member.*` to the channel and `notification.*_channel` to them. */
+  changeMembers(cid: string, userIds: string[], kind: 'added' | 'removed'): void {
+    changeMembers(this, cid, userIds, kind);
+  }
+
+  /** Merges custom channel data (`channel.updated`). */
+  updateChannel(cid: string, data: Record<string, unknown>): void {
+    updateChannelData(this, cid, data);
+  }
+
+  /** `notification.invited` to the invitee; `answerInvite` accepts (they become a member) or rejects. */
+  invite(cid: string, userId: string): void {
+    invite(this, cid, userId);
+  }
+
+  answerInvite(cid: string, userId: string, accept: boolean): void {
+    answerInvite(this, cid, userId, accept);
   }
 
   /** The next `times` requests whose `METHOD path` matches fail with `failure`. */

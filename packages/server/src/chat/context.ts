@@ -1,5 +1,6 @@
 import type { Platform } from '../platform/context.js';
 import type { Realtime } from './realtime/fanout.js';
+import type { RateLimits } from './limits/rate-limits.js';
 import type { MessageNewHook } from './server-api.js';
 
 /** Who performs an action: a user holding a chat token, or the server itself (full rights). */
@@ -14,4 +15,5 @@ export interface ChatContext extends Platform {
   hooks: { messageNew: Array<(event: MessageNewHook) => void | Promise<void>> };
   /** Channel fields only the server may set (`team` always; the product adds its own custom fields). */
   protectedChannelFields: Set<string>;
+  rateLimits: RateLimits;
 }

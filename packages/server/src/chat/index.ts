@@ -1,9 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ChatErrorCode } from '@caseroom/protocol';
 import type { Platform } from '../platform/context.js';
-import { authenticate } from './auth.js';
 import type { ChatContext } from './context.js';
-import { ChatError, notAllowed } from './errors.js';
+import { ChatError } from './errors.js';
 import { Realtime } from './realtime/fanout.js';
 import { pruneEvents } from './actions/sync.js';
 import { activityRoutes } from './routes/activity.js';
@@ -13,11 +12,13 @@ import { userRoutes } from './routes/users.js';
 import { adminRoutes } from './routes/admin.js';
 import { seedBuiltInRules } from './actions/permissions.js';
 import { connectRoute } from './routes/connect.js';
+import { gate } from './routes/gate.js';
+import { RateLimits } from './limits/rate-limits.js';
+import { rateLimitRoutes } from './routes/rate-limits.js';
 import { sessionRoutes } from './routes/session.js';
 import { memberRoutes } from './routes/members.js';
 import { messageExtraRoutes } from './routes/message-extras.js';
 import { threadRoutes } from './routes/threads.js';
-import { connectionIdOf, credentialsOf } from './routes/credentials.js';
 import { createServerApi } from './server-client.js';
 import type { ChatServerApi } from './server-api.js';
 
@@ -27,19 +28,11 @@ export type { ChatServerApi } from './server-api.js';
 export interface ChatModule {
   /** Server-side API (the product's way in; it never touches chat tables). */
   server: ChatServerApi;
+  /** Per-user, per-endpoint rate limits (configurable, e.g. by tests). */
+  rateLimits: RateLimits;
   /** Closes sockets and bus subscriptions. */
   close(): Promise<void>;
 }
-
-/** What an anonymous visitor may call: reading only (they are a member of nothing, so they see nothing private). */
-const ANONYMOUS_ALLOWED = new Set([
-  'GET /chat/hi',
-  'GET /chat/longpoll',
-  'GET /chat/channeltypes',
-  'POST /chat/channels',
-  'GET /chat/users',
-  'GET /chat/rate_limits',
-]);
 
 /** How often a node drops events past the sync retention window. */
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
@@ -65,6 +58,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
     realtime,
     hooks: { messageNew: [] },
     protectedChannelFields: new Set(['team']),
+    rateLimits: new RateLimits(platform.config.redisUrl),
   };
 
   await http.register(
@@ -75,20 +69,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
         if (chatErr.status >= 500) req.log.error({ err }, 'chat request failed');
         return reply.code(chatErr.status).send(chatErr.toBody());
       });
-      chat.addHook('onRequest', async (req) => {
-        // The socket authenticates itself so that it can answer with an error frame.
-        if (req.routeOptions.url === '/chat/connect' || req.routeOptions.url === '/chat/guest') return;
-        const actor = await authenticate(ctx.config, credentialsOf(req), ctx.realtime.revokedBefore);
-        if (
-          actor.kind === 'user' &&
-          actor.anonymous &&
-          !ANONYMOUS_ALLOWED.has(`${req.method} ${req.routeOptions.url}`)
-        ) {
-          throw notAllowed('anonymous connections are read-only');
-        }
-        const connectionId = connectionIdOf(req);
-        req.chatActor = actor.kind === 'user' && connectionId ? { ...actor, connectionId } : actor;
-      });
+      chat.addHook('onRequest', (req, reply) => gate(ctx, req, reply));
       connectRoute(chat, ctx);
       channelRoutes(chat, ctx);
       activityRoutes(chat, ctx);
@@ -99,6 +80,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
       memberRoutes(chat, ctx);
       messageExtraRoutes(chat, ctx);
       threadRoutes(chat, ctx);
+      rateLimitRoutes(chat, ctx);
     },
     { prefix: '/chat' },
   );
@@ -113,6 +95,8 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
     close: async () => {
       clearInterval(prune);
       await realtime.close();
+      await ctx.rateLimits.close();
     },
+    rateLimits: ctx.rateLimits,
   };
 }

@@ -1,0 +1,127 @@
+import { Redis } from 'ioredis';
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+import { ChatErrorCode } from '@caseroom/protocol';
+import { ChatError } from '../errors.js';
+
+/** A limit: `points` requests per `duration` seconds, per user and endpoint. */
+export interface Limit {
+  points: number;
+  duration: number;
+}
+
+/** Default per-user limits per endpoint (requests per minute); endpoints not listed share `default`. */
+export const DEFAULT_LIMITS: Record<string, Limit> = {
+  default: { points: 1000, duration: 60 },
+  SendMessage: { points: 300, duration: 60 },
+  SendEvent: { points: 600, duration: 60 },
+  QueryChannels: { points: 300, duration: 60 },
+  Search: { points: 60, duration: 60 },
+  Sync: { points: 120, duration: 60 },
+  CreateGuest: { points: 30, duration: 60 },
+  UnreadBatch: { points: 60, duration: 60 },
+};
+
+/** Endpoint names of the routes that have their own limits. */
+const ENDPOINTS: Record<string, string> = {
+  'POST /chat/channels/:type/:id/message': 'SendMessage',
+  'POST /chat/channels/:type/:id/event': 'SendEvent',
+  'POST /chat/channels': 'QueryChannels',
+  'GET /chat/search': 'Search',
+  'POST /chat/sync': 'Sync',
+  'POST /chat/guest': 'CreateGuest',
+  'POST /chat/unread_batch': 'UnreadBatch',
+};
+
+export function endpointOf(method: string, routeUrl: string): string {
+  return ENDPOINTS[`${method} ${routeUrl}`] ?? 'default';
+}
+
+export interface LimitState {
+  limit: number;
+  remaining: number;
+  /** Unix seconds when the window resets. */
+  reset: number;
+}
+
+/**
+ * Per-user, per-endpoint rate limits with rate-limiter-flexible: in memory on one node, in Redis (shared by every
+ * node) when REDIS_URL is set. Exceeding one answers code 9 / HTTP 429 (chat-spec §8).
+ */
+export class RateLimits {
+  private readonly limits = new Map<string, Limit>(Object.entries(DEFAULT_LIMITS));
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
+  private readonly redis: Redis | undefined;
+
+  constructor(redisUrl: string | undefined) {
+    this.redis = redisUrl
+      ? new Redis(redisUrl, { enableOfflineQueue: false, lazyConnect: false })
+      : undefined;
+  }
+
+  /** Changes one endpoint's limit (tests; an admin setting later). */
+  configure(endpoint: string, limit: Limit): void {
+    this.limits.set(endpoint, limit);
+    this.limiters.delete(endpoint);
+  }
+
+  endpoints(): string[] {
+    return [...this.limits.keys()];
+  }
+
+  private limiter(endpoint: string): { limiter: RateLimiterAbstract; limit: Limit } {
+    const limit = this.limits.get(endpoint) ?? this.limits.get('default') ?? DEFAULT_LIMITS.default!;
+    let limiter = this.limiters.get(endpoint);
+    if (!limiter) {
+      const opts = { keyPrefix: `chat-rl:${endpoint}:${limit.points}:${limit.duration}`, ...limit };
+      limiter = this.redis
+        ? new RateLimiterRedis({ storeClient: this.redis, useRedisPackage: false, ...opts })
+        : new RateLimiterMemory(opts);
+      this.limiters.set(endpoint, limiter);
+    }
+    return { limiter, limit };
+  }
+
+  private state(res: RateLimiterRes | null, limit: Limit): LimitState {
+    const reset = Math.ceil((Date.now() + (res?.msBeforeNext ?? limit.duration * 1000)) / 1000);
+    return { limit: limit.points, remaining: res ? Math.max(0, res.remainingPoints) : limit.points, reset };
+  }
+
+  /** Counts one request; throws code 9 (HTTP 429) with the state when the limit is exceeded. */
+  async consume(key: string, endpoint: string): Promise<LimitState> {
+    const { limiter, limit } = this.limiter(endpoint);
+    try {
+      return this.state(await limiter.consume(key), limit);
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      throw new RateLimitError(this.state(err, limit), endpoint);
+    }
+  }
+
+  /** The caller's current state of each endpoint (without counting). */
+  async states(key: string, endpoints: string[]): Promise<Record<string, LimitState>> {
+    const out: Record<string, LimitState> = {};
+    for (const endpoint of endpoints) {
+      const { limiter, limit } = this.limiter(endpoint);
+      out[endpoint] = this.state(await limiter.get(key), limit);
+    }
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await this.redis?.quit().catch(() => undefined);
+  }
+}
+
+export class RateLimitError extends ChatError {
+  constructor(
+    readonly state: LimitState,
+    endpoint: string,
+  ) {
+    super(ChatErrorCode.RateLimit, `Too many requests for ${endpoint}, check the X-RateLimit headers`, 429);
+  }
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { ChatContext } from '../context.js';
+import { limitKey } from './gate.js';
+import { parse } from './pipeline.js';
+
+const RateLimitsQuery = z.looseObject({ endpoints: z.string().optional() });
+
+/** `GET /chat/rate_limits`: the caller's limit, remaining requests and reset time per endpoint. */
+export function rateLimitRoutes(http: FastifyInstance, ctx: ChatContext): void {
+  http.get('/rate_limits', async (req) => {
+    const q = parse(RateLimitsQuery, req.query);
+    const endpoints = q.endpoints ? q.endpoints.split(',').filter(Boolean) : ctx.rateLimits.endpoints();
+    const states = await ctx.rateLimits.states(limitKey(req, req.chatActor), endpoints);
+    return { web: states, server_side: states };
+  });
+}

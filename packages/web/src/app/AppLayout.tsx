@@ -1,5 +1,5 @@
-import { useCallback } from 'react';
-import { Link, Navigate, Outlet, useLocation, useMatch } from 'react-router-dom';
+import { useCallback, useEffect } from 'react';
+import { Link, Navigate, Outlet, useLocation, useMatch, useNavigate } from 'react-router-dom';
 import type { MeResponse } from '@caseroom/protocol';
 import { ChannelList } from '../chat/ChannelList';
 import { useChat } from '../chat/ChatContext';
@@ -8,11 +8,12 @@ import { ChatProvider } from '../chat/ChatProvider';
 import { ConnectionBanner } from '../chat/ConnectionBanner';
 import { t } from '../i18n/t';
 import { loginUrlFor } from '../login/redirect';
+import { caseplanSession } from '../session/caseplanSession';
 import { session } from '../session/session';
+import { selectedCaseplanOf, useCaseplanSession } from '../session/useCaseplanSession';
 import { useSession } from '../session/useSession';
 import { AppHeader } from './AppHeader';
 import { CaseplanSwitcher } from './CaseplanSwitcher';
-import { useCaseplans, useSelectedCaseplan } from './useCaseplans';
 
 /** `/app/*`: only for a signed-in user (others go to the login page and come back), with the chat connected. */
 export function AppLayout() {
@@ -50,15 +51,15 @@ export function AppLayout() {
 
 function AppShell({ me }: { me: MeResponse }) {
   const chat = useChat();
-  const caseplans = useCaseplans();
-  const { selected, select } = useSelectedCaseplan(
-    caseplans.status === 'ready' ? caseplans.caseplans : undefined,
-  );
+  const caseplans = useCaseplanSession();
+  const selected = selectedCaseplanOf(caseplans);
+  useStartSession(me.uid);
   const inChannel = useMatch('/app/chat/:channelType/:channelId') !== null;
 
   const logout = useCallback(async () => {
     // Chat first, then the session (product-spec §4, "Logout"); chat teardown errors are swallowed.
     if (chat.status === 'ready') await chat.client.disconnectUser().catch(() => undefined);
+    caseplanSession.reset();
     await session.signOut();
   }, [chat]);
 
@@ -68,12 +69,7 @@ function AppShell({ me }: { me: MeResponse }) {
       <ConnectionBanner />
       <div className="app-body" data-in-channel={inChannel || undefined}>
         <aside className="sidebar">
-          <CaseplanSwitcher
-            state={caseplans}
-            selected={selected}
-            onSelect={select}
-            onRetry={caseplans.reload}
-          />
+          <CaseplanSwitcher state={caseplans} />
           <nav className="domain-nav" aria-label={t('domain.nav.caseplans')}>
             <Link to="/app/caseplans">{t('domain.nav.caseplans')}</Link>
             {' · '}
@@ -93,4 +89,26 @@ function AppShell({ me }: { me: MeResponse }) {
       </div>
     </div>
   );
+}
+
+/**
+ * Starts the product session once per signed-in user (product-spec §4, "On an auth state change with a uid,
+ * the product starts the session"). An `?invite=` token from a mailed invite link goes along, so the invite
+ * is claimed, and then leaves the address bar.
+ */
+function useStartSession(uid: string) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const invite = new URLSearchParams(location.search).get('invite');
+  useEffect(() => {
+    void caseplanSession.load(invite);
+    if (invite) {
+      const rest = new URLSearchParams(location.search);
+      rest.delete('invite');
+      const search = rest.toString();
+      void navigate({ pathname: location.pathname, search: search ? `?${search}` : '' }, { replace: true });
+    }
+    // Once per user: the invite and location of the first render are what counts.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [uid]);
 }

@@ -2,13 +2,20 @@ import type { Caseplan, CaseplanEvent } from '@caseroom/protocol';
 import { callFunction } from '../api/http';
 import { t } from '../i18n/t';
 import { useSession } from '../session/useSession';
+import { EditEventForm } from './CaseplanEditForms';
 import { ActionForm, Field, LoadState, text } from './ui';
 import { useLoad } from './useLoad';
 
 const RESPONSES = ['yes', 'no', 'maybe'] as const;
 
 /** The case plan's events, soonest first, with RSVP buttons and (while open) a form to add one. */
-export function CaseplanEvents({ plan, nameOf }: { plan: Caseplan; nameOf: (uid: string) => string }) {
+export function CaseplanEvents(props: {
+  plan: Caseplan;
+  nameOf: (uid: string) => string;
+  /** Whether the viewer may edit the plan (org admin or team member on it). */
+  canEdit: boolean;
+}) {
+  const { plan, nameOf, canEdit } = props;
   const events = useLoad<CaseplanEvent[]>(`/api/caseplans/${plan.id}/events`);
   const session = useSession();
   const me = session.status === 'signed-in' ? session.me.uid : null;
@@ -41,6 +48,11 @@ export function CaseplanEvents({ plan, nameOf }: { plan: Caseplan; nameOf: (uid:
                         · {nameOf(uid)}: {a.response}
                       </span>
                     ))}
+                    {event.location ? <span className="muted"> · {event.location}</span> : null}
+                    {event.description ? <p className="muted">{event.description}</p> : null}
+                    {canEdit && !plan.closed ? (
+                      <EditEventForm key={event.updated} plan={plan} event={event} onSaved={events.reload} />
+                    ) : null}
                     {onPlan && !plan.closed ? (
                       <div role="group" aria-label={t('domain.caseplan.rsvp', { title: event.title })}>
                         {RESPONSES.map((response) => (
@@ -69,7 +81,7 @@ export function CaseplanEvents({ plan, nameOf }: { plan: Caseplan; nameOf: (uid:
           )
         }
       </LoadState>
-      {plan.closed ? null : (
+      {plan.closed || !canEdit ? null : (
         <ActionForm
           label={t('domain.caseplan.addEvent')}
           submit={t('domain.caseplan.addEvent')}

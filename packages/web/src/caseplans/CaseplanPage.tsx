@@ -1,17 +1,51 @@
+import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
-import type { Caseplan, Contact, SettingsDoc } from '@caseroom/protocol';
+import type { Caseplan, Contact, Organization, SettingsDoc } from '@caseroom/protocol';
 import { callFunction } from '../api/http';
 import { t } from '../i18n/t';
+import { caseplanSession } from '../session/caseplanSession';
+import { useSession } from '../session/useSession';
+import { showToast } from '../ui/toast';
+import { CaseplanChats } from './CaseplanChats';
 import { CaseplanEvents } from './CaseplanEvents';
 import { CaseplanPeople } from './CaseplanPeople';
+import { CaseplanStats } from './CaseplanStats';
 import { CustomFieldsForm } from './CustomFieldsForm';
 import { ActionForm, Field, LoadState, text } from './ui';
 import { useLoad } from './useLoad';
+import { canEditCaseplan } from './viewer';
+
+/**
+ * Opening a plan's page opens the plan (product-spec §4): once the session holds it (waiting at most
+ * 10000 ms), a person on the plan selects it, which records lastOpenedAt. A plan that never loads is the
+ * toast 'Caseplan was not loaded into the session'; a refused selection ('User has no role on caseplan', ...)
+ * is the store's toast.
+ */
+function useOpenCaseplan(id: string, uid: string | null) {
+  useEffect(() => {
+    let live = true;
+    void caseplanSession.waitForCaseplan(id).then((loaded) => {
+      if (!live) return;
+      const state = caseplanSession.getSnapshot();
+      if (!loaded) {
+        showToast(t('session.error.caseplanNotLoaded'));
+        return;
+      }
+      const plan = state.status === 'ready' ? state.caseplans.find((c) => c.id === id) : undefined;
+      if (uid && plan?.activeUsers.includes(uid)) void caseplanSession.selectCaseplan(id);
+    });
+    return () => {
+      live = false;
+    };
+  }, [id, uid]);
+}
 
 /** `/app/caseplans/:id`: people with roles and teams, custom fields, events, close and reopen. */
 export function CaseplanPage() {
   const { id = '' } = useParams();
   const caseplan = useLoad<Caseplan>(`/api/caseplans/${encodeURIComponent(id)}`);
+  const session = useSession();
+  useOpenCaseplan(id, session.status === 'signed-in' ? session.me.uid : null);
   return (
     <section className="domain-page" aria-labelledby="caseplan-title">
       <LoadState state={caseplan} onRetry={caseplan.reload}>
@@ -24,6 +58,12 @@ export function CaseplanPage() {
 function CaseplanView({ plan, reload }: { plan: Caseplan; reload: () => void }) {
   const contacts = useLoad<Contact[]>('/api/contacts');
   const schema = useLoad<SettingsDoc>(`/api/organizations/${plan.organization}/settings/caseplan-fields`);
+  const organizations = useLoad<Organization[]>('/api/organizations');
+  const session = useSession();
+  const uid = session.status === 'signed-in' ? session.me.uid : null;
+  const org =
+    organizations.status === 'ready' ? organizations.data.find((o) => o.id === plan.organization) : undefined;
+  const canEdit = canEditCaseplan(plan, org, uid);
   const people = contacts.status === 'ready' ? contacts.data : [];
   const nameOf = (uid: string) => people.find((c) => c.id === uid)?.name ?? uid;
   return (
@@ -43,12 +83,14 @@ function CaseplanView({ plan, reload }: { plan: Caseplan; reload: () => void }) 
             : null}
         </p>
       ) : null}
-      <CaseplanPeople plan={plan} contacts={people} nameOf={nameOf} onChange={reload} />
+      <CaseplanPeople plan={plan} contacts={people} nameOf={nameOf} onChange={reload} canEdit={canEdit} />
       <h2>{t('domain.caseplan.custom')}</h2>
       <LoadState state={schema} onRetry={schema.reload}>
         {(doc) => <CustomFieldsForm plan={plan} schema={doc.schema} onSaved={reload} />}
       </LoadState>
-      <CaseplanEvents plan={plan} nameOf={nameOf} />
+      <CaseplanChats caseplanId={plan.id} />
+      <CaseplanEvents plan={plan} nameOf={nameOf} canEdit={canEdit} />
+      {canEdit ? <CaseplanStats key={plan.updated} plan={plan} nameOf={nameOf} /> : null}
       <h2>{plan.closed ? t('domain.caseplan.reopen') : t('domain.caseplan.close')}</h2>
       <ActionForm
         label={plan.closed ? t('domain.caseplan.reopen') : t('domain.caseplan.close')}

@@ -1,6 +1,7 @@
 import type { Caseplan, Contact } from '@caseroom/protocol';
 import { callFunction } from '../api/http';
 import { t } from '../i18n/t';
+import { EditRoleForm, RenameTeamForm } from './CaseplanEditForms';
 import { ActionForm, Field, text } from './ui';
 
 interface Props {
@@ -8,14 +9,16 @@ interface Props {
   contacts: Contact[];
   nameOf: (uid: string) => string;
   onChange: () => void;
+  /** Whether the viewer may edit the plan's people, teams and roles. */
+  canEdit: boolean;
 }
 
 /** Teams, roles and the people in them, with the forms to add each (hidden when the plan is closed). */
-export function CaseplanPeople({ plan, contacts, nameOf, onChange }: Props) {
+export function CaseplanPeople({ plan, contacts, nameOf, onChange, canEdit }: Props) {
   const teams = Object.values(plan.teams);
   const roles = Object.values(plan.roles);
   const people = Object.entries(plan.users);
-  const editable = !plan.closed;
+  const editable = !plan.closed && canEdit;
   const run = async (name: string, data: unknown) => {
     await callFunction(name, data);
     onChange();
@@ -55,7 +58,12 @@ export function CaseplanPeople({ plan, contacts, nameOf, onChange }: Props) {
       ) : (
         <ul className="domain-list">
           {teams.map((team) => (
-            <li key={team.id}>{team.name}</li>
+            <li key={team.id}>
+              {team.name}
+              {editable ? (
+                <RenameTeamForm key={team.name} plan={plan} team={team} onSaved={onChange} />
+              ) : null}
+            </li>
           ))}
         </ul>
       )}
@@ -68,6 +76,16 @@ export function CaseplanPeople({ plan, contacts, nameOf, onChange }: Props) {
             <li key={role.id}>
               {role.name} ({(role.team && plan.teams[role.team]?.name) ?? '—'}):{' '}
               {role.user ? nameOf(role.user) : t('domain.caseplan.vacant')}
+              {role.client ? ` · ${t('domain.caseplan.client')}` : ''}
+              {editable ? (
+                <EditRoleForm
+                  key={JSON.stringify([role.name, role.team, role.client, role.user])}
+                  plan={plan}
+                  role={role}
+                  nameOf={nameOf}
+                  onSaved={onChange}
+                />
+              ) : null}
             </li>
           ))}
         </ul>

@@ -1,19 +1,46 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { AuditPage, Organization, OrganizationMembers, SettingsDoc } from '@caseroom/protocol';
 import { callFunction } from '../api/http';
 import { ActionForm, Field, LoadState, text } from '../caseplans/ui';
 import { useLoad } from '../caseplans/useLoad';
+import { isOrgAdminOf } from '../caseplans/viewer';
 import { t } from '../i18n/t';
+import { caseplanSession } from '../session/caseplanSession';
+import { useCaseplanSession } from '../session/useCaseplanSession';
+import { useSession } from '../session/useSession';
 
 const TYPES = ['admin', 'member', 'client', 'guest'] as const;
 const DOCS = ['caseplan-fields', 'client-fields'] as const;
 
-/** `/app/organizations/:id?`: members and their types, invites, field schemas and the audit log. */
+const typeKey = (type: string | undefined) =>
+  type === 'client' || type === 'guest' || type === 'admin'
+    ? (`domain.org.type.${type}` as const)
+    : 'domain.org.type.member';
+
+/**
+ * Selects the organization of the route in the session (`session-selectOrganization`), once the session is
+ * loaded: an organization the session does not hold is the toast 'Organization was not loaded into the
+ * session'.
+ */
+function useSelectOrganization(id: string | undefined) {
+  const ready = useCaseplanSession().status === 'ready';
+  useEffect(() => {
+    if (id && ready) void caseplanSession.selectOrganization(id);
+  }, [id, ready]);
+}
+
+/**
+ * `/app/organizations/:id?`: for its admins, members and their types, invites, field schemas and the audit
+ * log; for everyone else in it, which organization this is and their place in it.
+ */
 export function OrganizationAdminPage() {
   const { id } = useParams();
   const organizations = useLoad<Organization[]>('/api/organizations');
   const navigate = useNavigate();
+  const session = useSession();
+  const uid = session.status === 'signed-in' ? session.me.uid : null;
+  useSelectOrganization(id);
   return (
     <section className="domain-page" aria-labelledby="org-title">
       <LoadState state={organizations} onRetry={organizations.reload}>
@@ -37,9 +64,19 @@ export function OrganizationAdminPage() {
                   </select>
                 </Field>
               ) : null}
-              <Members orgId={org.id} />
-              <Schemas orgId={org.id} />
-              <Audit orgId={org.id} />
+              {isOrgAdminOf(org, uid) ? (
+                <>
+                  <Members orgId={org.id} />
+                  <Schemas orgId={org.id} />
+                  <Audit orgId={org.id} />
+                </>
+              ) : (
+                <p>
+                  {t('domain.org.memberOf', {
+                    type: t(typeKey(org.users[uid ?? '']?.type)),
+                  })}
+                </p>
+              )}
             </>
           );
         }}

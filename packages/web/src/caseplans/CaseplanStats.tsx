@@ -1,0 +1,45 @@
+import type { Caseplan, CaseplanUserStats } from '@caseroom/protocol';
+import { t } from '../i18n/t';
+import { LoadState } from './ui';
+import { useLoad } from './useLoad';
+
+const when = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString() : t('domain.caseplan.stats.never');
+
+/** Per-person activity on the plan (product-spec §3 statistics), for the staff who run it. */
+export function CaseplanStats({ plan, nameOf }: { plan: Caseplan; nameOf: (uid: string) => string }) {
+  const stats = useLoad<CaseplanUserStats[]>(`/api/caseplans/${encodeURIComponent(plan.id)}/stats`);
+  return (
+    <>
+      <h2>{t('domain.caseplan.stats')}</h2>
+      <LoadState state={stats} onRetry={stats.reload}>
+        {(rows) =>
+          rows.length === 0 ? (
+            <p className="muted">{t('domain.caseplan.stats.empty')}</p>
+          ) : (
+            <table className="domain-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t('domain.caseplan.stats.person')}</th>
+                  <th scope="col">{t('domain.caseplan.stats.opened')}</th>
+                  <th scope="col">{t('domain.caseplan.stats.sent')}</th>
+                  <th scope="col">{t('domain.caseplan.stats.toClient')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr key={row.user}>
+                    <th scope="row">{nameOf(row.user)}</th>
+                    <td>{when(row.lastOpenedAt)}</td>
+                    <td>{when(row.lastMessageSentAt)}</td>
+                    <td>{when(row.lastMessageToClientAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </LoadState>
+    </>
+  );
+}

@@ -97,7 +97,7 @@ export function queryChannel(
   const cid = `${type}:${id}`;
   if (!host.channels.has(cid)) host.createChannel(type, id, body.data ?? { members: [userId] }, userId);
   const record = memberChannel(host, userId, cid);
-  return presentChannelState(record, pageOf(record.messages, body.messages ?? {}), host.users);
+  return presentChannelState(record, pageOf(record.messages, body.messages ?? {}), host.users, userId);
 }
 
 /** `POST /channels`: the user's visible channels matching the filter, newest message first. */
@@ -114,7 +114,7 @@ export function queryChannels(
   const page = matching.slice(offset, offset + (body.limit ?? 25));
   const messageLimit = body.message_limit ?? 25;
   return {
-    channels: page.map((r) => presentChannelState(r, r.messages.slice(-messageLimit), host.users)),
+    channels: page.map((r) => presentChannelState(r, r.messages.slice(-messageLimit), host.users, userId)),
   };
 }
 

@@ -22,7 +22,8 @@ export interface FakeChannelRecord {
   hidden: Set<string>;
 }
 
-export function presentChannel(record: FakeChannelRecord): Channel {
+/** The channel as `viewer` sees it (`hidden` is per member, as on the server). */
+export function presentChannel(record: FakeChannelRecord, viewer?: string): Channel {
   const last = record.messages[record.messages.length - 1];
   return {
     ...record.custom,
@@ -33,6 +34,7 @@ export function presentChannel(record: FakeChannelRecord): Channel {
     updated_at: record.createdAt,
     ...(last ? { last_message_at: last.created_at } : {}),
     member_count: record.members.length,
+    ...(viewer !== undefined && record.members.includes(viewer) ? { hidden: record.hidden.has(viewer) } : {}),
     frozen: false,
     config: {
       name: record.type,
@@ -95,9 +97,9 @@ export function buildMessage(
   };
 }
 
-export function channelSubject(record: FakeChannelRecord, users: Map<string, ChatUser>) {
+export function channelSubject(record: FakeChannelRecord, users: Map<string, ChatUser>, viewer?: string) {
   return {
-    channel: presentChannel(record),
+    channel: presentChannel(record, viewer),
     members: record.members.map((id) => presentMember(users.get(id) ?? { id }, record.createdAt)),
   };
 }
@@ -106,8 +108,9 @@ export function presentChannelState(
   record: FakeChannelRecord,
   messages: Message[],
   users: Map<string, ChatUser>,
+  viewer?: string,
 ): ChannelState {
-  const { channel, members } = channelSubject(record, users);
+  const { channel, members } = channelSubject(record, users, viewer);
   return {
     channel,
     messages,

@@ -119,7 +119,7 @@ describe('event streams converge (fast-check)', () => {
         const sent = new Map<string, string>();
         for (const op of ops) {
           const c = clients[op.who]!;
-          const id = `${channel}-m${op.id}`;
+          const id = `${channel}-m${'id' in op ? op.id : 0}`;
           if (op.kind === 'send') {
             const res = await c.user.call('POST', `/channels/messaging/${channel}/message`, {
               message: { id, text: `from ${c.user.id}` },

@@ -201,7 +201,8 @@ export function applyChannelEvent(
     }
     case 'message.read': {
       const user = event.user;
-      if (!user) return state;
+      // A thread read (with thread_id) belongs to the thread, not to the channel's read state.
+      if (!user || (event as { thread_id?: unknown }).thread_id) return state;
       const read: ReadState = {
         user,
         last_read: event.created_at,

@@ -49,8 +49,13 @@ export function channelAction(
     case 'message':
       return { message: host.sendMessage(cid, userId, (body.message ?? {}) as NewMessage) };
     case 'read': {
-      const last = record.messages[record.messages.length - 1];
       const at = host.now();
+      if (typeof body.thread_id === 'string') {
+        const event = { type: 'message.read', cid, created_at: at, user, thread_id: body.thread_id };
+        host.emit(cid, event as unknown as ChatEvent);
+        return { event };
+      }
+      const last = record.messages[record.messages.length - 1];
       record.read.set(userId, {
         last_read: at,
         unread_messages: 0,

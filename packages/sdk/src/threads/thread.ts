@@ -1,5 +1,6 @@
 import {
   CHAT_LIMITS,
+  CHAT_TIMING,
   type ChatEvent,
   type Message,
   type ReadState,
@@ -17,6 +18,7 @@ import {
 } from '../messages/local-message.js';
 import { deliverWithEcho, echoTime, echoUser, forResend, type EchoHost } from '../messages/local-echo.js';
 import { applyMessageEvent, mergeServerMessage } from '../messages/message-state.js';
+import { ReadMarker } from '../read/read-marker.js';
 import { StateStore, type Store } from '../stores/store.js';
 import { toChatApiError } from '../transport/errors.js';
 
@@ -60,6 +62,10 @@ export class Thread {
   private readonly store: StateStore<ThreadSnapshot>;
   private readonly unsubscribers: (() => void)[] = [];
   private composerInstance: MessageComposer | undefined;
+  private readonly readMarker = new ReadMarker(
+    () => void this.sendMarkRead(),
+    CHAT_TIMING.markThreadReadThrottleMs,
+  );
   /** The replies were fetched at least once (a list answer holds only the latest few). */
   private loaded = false;
 
@@ -112,11 +118,22 @@ export class Thread {
     return this.composerInstance;
   }
 
-  /** Opens the thread on screen: unread resets; a stale or never loaded thread loads. */
+  /** Opens the thread on screen: it is marked read; a stale or never loaded thread loads. */
   activate(): void {
-    this.store.patch({ active: true, unreadCount: 0 });
+    this.store.patch({ active: true });
+    this.markRead();
     const state = this.store.getSnapshot();
     if (state.stale || !this.loaded) void this.reload().catch(() => undefined);
+  }
+
+  /**
+   * Marks the thread read for the connected user (`POST .../read` with `thread_id`), throttled to one
+   * call per 1000 ms (chat-spec §9); the unread count resets at once.
+   */
+  markRead(): void {
+    if (!this.channel.can('read-events')) return;
+    this.store.patch({ unreadCount: 0 });
+    this.readMarker.request();
   }
 
   deactivate(): void {
@@ -199,6 +216,7 @@ export class Thread {
   }
 
   dispose(): void {
+    this.readMarker.dispose();
     for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
     this.composerInstance?.dispose();
   }
@@ -235,6 +253,23 @@ export class Thread {
           unreadCount: !mine && !known && !state.active ? state.unreadCount + 1 : state.unreadCount,
           participants: addParticipant(state.participants, m.user),
         });
+        if (state.active && !mine && !known) this.markRead();
+        return;
+      }
+      case 'message.read': {
+        const threadId = (event as { thread_id?: unknown }).thread_id;
+        if (threadId !== this.id || !event.user) return;
+        const read: ReadState = {
+          user: event.user,
+          last_read: event.created_at,
+          unread_messages: 0,
+          ...(event.last_read_message_id ? { last_read_message_id: event.last_read_message_id } : {}),
+        };
+        const mine = event.user.id === this.ctx.currentUser()?.id;
+        this.store.patch({
+          read: { ...state.read, [event.user.id]: read },
+          ...(mine ? { unreadCount: 0 } : {}),
+        });
         return;
       }
       case 'message.updated':
@@ -270,6 +305,18 @@ export class Thread {
         return next ? [next] : [];
       }),
     });
+  }
+
+  private async sendMarkRead(): Promise<void> {
+    try {
+      await this.ctx.api.post(`/channels/${enc(this.channel.type)}/${enc(this.channel.id ?? '')}/read`, {
+        thread_id: this.id,
+      });
+    } catch (error) {
+      this.ctx.logger('warn', `mark thread read failed: ${toChatApiError(error).message}`, {
+        thread: this.id,
+      });
+    }
   }
 
   private async fetchReplies(query: Record<string, string | number>): Promise<LocalMessage[]> {

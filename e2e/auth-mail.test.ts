@@ -7,6 +7,9 @@ import { startServer, type RunningServer } from './support/server.js';
 import { linkTo, startSmtp, type SmtpCatcher } from './support/smtp.js';
 
 const PASSWORD = 'first-password-1';
+/** A 1x1 PNG, for the profile photo upload. */
+const ONE_PIXEL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 /**
  * Sign-up with verification, magic link and password reset in real Chromium, the mails going through a real SMTP
@@ -83,6 +86,16 @@ describe('auth by e-mail in real Chromium', () => {
     await page.getByRole('link', { name: 'Nina N. Newcomer' }).waitFor();
     await page.reload();
     expect(await page.getByLabel('Time zone').inputValue()).toBe('Europe/Oslo');
+    // A photo: uploaded, resized by the server, shown on the profile and in the header.
+    await page.getByLabel('Photo').setInputFiles({
+      name: 'me.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from(ONE_PIXEL_PNG, 'base64'),
+    });
+    await page.locator('.profile-photo img').waitFor();
+    expect(
+      await page.locator('.app-header img.avatar').evaluate((img: HTMLImageElement) => img.naturalWidth),
+    ).toBe(256);
     expect(pageProblems(user)).toEqual([]);
   });
 
@@ -192,7 +205,11 @@ describe('auth by e-mail in real Chromium', () => {
     await createAccount(server.url, email, PASSWORD, 'Tina Typo');
     const user = await open();
     const { page } = user;
+    const config = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/config');
     await page.goto('/');
+    await config;
+    // No provider is configured on this server: no social buttons.
+    expect(await page.getByRole('button', { name: / with (Google|Microsoft|Apple)$/ }).count()).toBe(0);
     await checkPage(page, 'auth-sign-in');
     await submitLogin(page, email, 'not-the-password');
     const error = page.getByRole('alert').getByText('The e-mail or password is not correct.');
@@ -208,5 +225,24 @@ describe('auth by e-mail in real Chromium', () => {
     expect(await meIn(page)).toMatchObject({ status: 401 });
     // The wrong password, and the probe just above.
     expect(pageProblems(user, [/^401 POST \/api\/auth\/sign-in\/email$/, /^401 GET \/api\/me$/])).toEqual([]);
+  });
+
+  it('shows a broken sign-in answer as a toast with the product-spec §8 text', async () => {
+    const email = uniqueEmail('broken');
+    await createAccount(server.url, email, PASSWORD, 'Bea Broken');
+    const user = await open();
+    const { page } = user;
+    // The answer lost its user on the way (a proxy, a bug): not a wrong password, a fault.
+    await page.route('**/api/auth/sign-in/email', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{"token":"x"}' }),
+    );
+    await page.goto('/');
+    await submitLogin(page, email, PASSWORD);
+    const toast = page.locator('.toast').getByText('Something went wrong: User not found in credentials');
+    await toast.waitFor();
+    await checkPage(page, 'auth-fault-toast');
+    expect(await page.locator('.form-error').count()).toBe(0);
+    expect(page.url()).toBe(`${server.url}/`);
+    expect(pageProblems(user)).toEqual([]);
   });
 });

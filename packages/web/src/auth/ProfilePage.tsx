@@ -66,14 +66,16 @@ export function ProfilePage() {
   }
 
   return (
-    <main className="profile">
+    <div className="profile">
       <form className="login-card" onSubmit={(e) => void onSubmit(e)}>
         <h1 className="login-title">{t('profile.title')}</h1>
         <div className="profile-photo">
           {user.photo ? (
             <img src={user.photo} alt="" width={96} height={96} />
           ) : (
-            <span className="avatar-initial">{(user.name ?? '?').slice(0, 1)}</span>
+            <span className="avatar profile-avatar" aria-hidden="true">
+              {(user.name ?? '?').slice(0, 1)}
+            </span>
           )}
           <label className="button">
             {uploading ? t('profile.photoUploading') : t('profile.photoChange')}
@@ -107,6 +109,6 @@ export function ProfilePage() {
         </button>
         <Link to="/app">{t('profile.back')}</Link>
       </form>
-    </main>
+    </div>
   );
 }

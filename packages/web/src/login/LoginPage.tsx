@@ -5,9 +5,9 @@ import { apiPost } from '../api/http';
 import { LANGUAGES, setLanguage, t, type Language } from '../i18n/t';
 import { session } from '../session/session';
 import { useSession } from '../session/useSession';
-import { Toaster } from '../ui/toast';
+import { showToast, Toaster } from '../ui/toast';
 import { useDocumentTitle } from '../ui/useDocumentTitle';
-import { describeAuthError, describeSocialError } from './errors';
+import { describeAuthError, describeSocialError, isAuthFault } from './errors';
 import { safeRedirect } from './redirect';
 import { SocialButtons } from './SocialButtons';
 import './login.css';
@@ -61,7 +61,8 @@ export function LoginPage() {
     try {
       await action();
     } catch (err) {
-      setError(describeAuthError(err));
+      if (isAuthFault(err)) showToast(describeAuthError(err));
+      else setError(describeAuthError(err));
     } finally {
       setBusy(false);
     }

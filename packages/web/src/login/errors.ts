@@ -19,6 +19,15 @@ export function describeAuthError(err: unknown): string {
 }
 
 /**
+ * Whether a failed auth call is a fault to show as a toast (the server's own toast, product-spec §8 texts such as
+ * 'Account not loaded', server and network failures) rather than a form error next to the fields.
+ */
+export function isAuthFault(err: unknown): boolean {
+  if (!(err instanceof ApiError)) return true;
+  return Boolean(err.toast) || err.httpStatus === 0 || err.httpStatus >= 500;
+}
+
+/**
  * The text for a social sign-in that came back with `?socialError=1&error=<code>` (better-auth's callback codes,
  * or the provider's OAuth error such as `access_denied`).
  */

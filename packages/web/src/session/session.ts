@@ -50,13 +50,16 @@ export const session = {
   refresh(): Promise<void> {
     pending ??= (async () => {
       try {
-        const current = await apiGet<unknown>('/api/auth/get-session');
+        const current = await apiGet<{ user?: unknown } | null>('/api/auth/get-session');
         if (!current) {
           sessionToken.clear();
           setState({ status: 'signed-out' });
           return;
         }
+        // A session without its user (product-spec §8 'Not user'): nothing to sign in as.
+        if (!current.user) throw new ApiError('Not user', 500);
         const me = await apiGet<MeResponse>('/api/me');
+        if (!me.uid) throw new ApiError('Unknown user id', 500);
         setState({ status: 'signed-in', me });
       } catch (err) {
         if (err instanceof ApiError && (err.httpStatus === 401 || err.httpStatus === 403)) {
@@ -74,10 +77,7 @@ export const session = {
 
   /** Signs in with e-mail and password, keeps the bearer token, then loads the user. Throws `ApiError`. */
   async signInWithEmail(email: string, password: string): Promise<void> {
-    const response = await fetchSignIn(email, password);
-    const body = (await response.json().catch(() => ({}))) as { token?: string };
-    const token = response.headers.get('set-auth-token') ?? body.token;
-    if (token) sessionToken.set(token);
+    await adopt(await fetchSignIn(email, password));
     // The user record's lastLogin (or creation, for an account made elsewhere); a failure is not fatal here.
     await callFunction('users-completeSignIn', { mode: 'sign-in' }).catch(() => undefined);
     await session.refresh();
@@ -159,21 +159,36 @@ export const session = {
     if (answer?.url) window.location.assign(answer.url);
   },
 
-  /** Ends the session on the server (best effort) and forgets it here. */
-  async signOut(): Promise<void> {
-    try {
-      await apiPost('/api/auth/sign-out');
-    } catch {
-      // Already gone on the server or unreachable: the local session ends regardless.
-    }
-    sessionToken.clear();
-    setState({ status: 'signed-out', reason: 'logout' });
+  /**
+   * Logs out: the app unmounts first (the session is 'loading' meanwhile, so the chat starting in it is torn down
+   * and asks nothing more of the session), then the server session ends (best effort), then the state is
+   * signed out and the login page shows. `refresh()` calls meanwhile wait for this instead of racing it.
+   */
+  signOut(): Promise<void> {
+    pending = (async () => {
+      setState({ status: 'loading' });
+      await new Promise((resolve) => setTimeout(resolve, 0)); // let React commit the unmount
+      try {
+        await apiPost('/api/auth/sign-out');
+      } catch {
+        // Already gone on the server or unreachable: the local session ends regardless.
+      }
+      sessionToken.clear();
+      setState({ status: 'signed-out', reason: 'logout' });
+    })().finally(() => {
+      pending = undefined;
+    });
+    return pending;
   },
 };
 
-/** Keeps the bearer token of a sign-in answer and loads the user. */
+/**
+ * Keeps the bearer token of a sign-in answer. An answer without the signed-in user is refused with product-spec
+ * §8's 'User not found in credentials' (shown as a toast: it is a fault, not a wrong password).
+ */
 async function adopt(response: Response): Promise<void> {
-  const body = (await response.json().catch(() => ({}))) as { token?: string };
+  const body = (await response.json().catch(() => ({}))) as { token?: string; user?: { id?: string } };
+  if (!body.user?.id) throw new ApiError('User not found in credentials', 500);
   const token = response.headers.get('set-auth-token') ?? body.token;
   if (token) sessionToken.set(token);
 }

@@ -99,9 +99,14 @@ export function userCallables(chat: ChatServerApi) {
       );
       const account = rows[0];
       if (!account) throw new ProductError('not-found', 'Account not loaded');
-      const signedInAt = caller.sessionCreatedAt ?? new Date();
-      const isNew =
-        new Date(signedInAt).getTime() - new Date(account.created).getTime() < NEW_ACCOUNT_THRESHOLD_MS;
+      // The account's metadata decides "new": its creation and this sign-in (product-spec §8 texts).
+      if (!caller.sessionCreatedAt) throw new ProductError('failed-precondition', 'User metadata not found');
+      const signedInMs = new Date(caller.sessionCreatedAt).getTime();
+      const createdMs = new Date(account.created).getTime();
+      if (!Number.isFinite(signedInMs) || !Number.isFinite(createdMs)) {
+        throw new ProductError('internal', 'Invalid user metadata');
+      }
+      const isNew = signedInMs - createdMs < NEW_ACCOUNT_THRESHOLD_MS;
       if (isNew && mode === 'sign-in') {
         const { rows: creds } = await q.query(
           'SELECT 1 FROM account WHERE "userId" = $1 AND "providerId" = $2',

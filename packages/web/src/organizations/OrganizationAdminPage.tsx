@@ -36,7 +36,9 @@ function useSelectOrganization(id: string | undefined) {
  */
 export function OrganizationAdminPage() {
   const { id } = useParams();
-  const organizations = useLoad<Organization[]>('/api/organizations');
+  // After the session loaded: it claims open invites, so a just-joined organization is in the list.
+  const loaded = useCaseplanSession().status === 'ready';
+  const organizations = useLoad<Organization[]>(loaded ? '/api/organizations' : null);
   const navigate = useNavigate();
   const session = useSession();
   const uid = session.status === 'signed-in' ? session.me.uid : null;

@@ -15,7 +15,8 @@ import { Thread, type ThreadContext } from './thread.js';
 export interface ThreadResponse {
   parent_message_id: string;
   parent_message: Message;
-  channel: Channel;
+  channel_cid?: string;
+  channel?: Channel;
   reply_count?: number;
   last_message_at?: string;
   latest_replies?: Message[];
@@ -155,8 +156,12 @@ export class ThreadManager {
       ...(response.last_message_at ? { lastMessageAt: response.last_message_at } : {}),
     };
     const existing = this.instances.get(response.parent_message_id);
-    if (existing) return existing;
-    const channel = this.ctx.channelByCid(response.channel.cid);
+    if (existing) {
+      existing.applyListData(data);
+      return existing;
+    }
+    const cid = response.channel?.cid ?? response.channel_cid ?? response.parent_message.cid;
+    const channel = this.ctx.channelByCid(cid);
     const thread = new Thread(this.ctx, channel, response.parent_message, data);
     this.instances.set(thread.id, thread);
     return thread;

@@ -48,6 +48,11 @@ export interface ThreadSnapshot {
   error?: string;
 }
 
+/** What a thread list answer tells about one thread. */
+export type ThreadListData = Partial<
+  Pick<ThreadSnapshot, 'read' | 'participants' | 'lastMessageAt' | 'unreadCount'>
+> & { latestReplies?: readonly Message[] };
+
 /** What a thread needs from the client. */
 export interface ThreadContext extends ClientContext {
   onEvent(handler: (event: ChatEvent) => void): () => void;
@@ -73,9 +78,7 @@ export class Thread {
     private readonly ctx: ThreadContext,
     readonly channel: ChatChannel,
     parent: Message | string,
-    data: Partial<Pick<ThreadSnapshot, 'read' | 'participants' | 'lastMessageAt' | 'unreadCount'>> & {
-      latestReplies?: readonly Message[];
-    } = {},
+    data: ThreadListData = {},
   ) {
     const parentMessage = typeof parent === 'string' ? undefined : received(parent);
     const latest = (data.latestReplies ?? []).map(received).sort(compareMessages);
@@ -116,6 +119,22 @@ export class Thread {
       send: (draft) => this.sendReply(draft),
     });
     return this.composerInstance;
+  }
+
+  /** @internal Fresh data from a thread list answer: read state, participants, unread count, latest replies. */
+  applyListData(data: ThreadListData): void {
+    const state = this.store.getSnapshot();
+    const latest = (data.latestReplies ?? []).map(received);
+    this.store.patch({
+      replies: sortUnique([
+        ...state.replies,
+        ...latest.filter((m) => !state.replies.some((r) => r.id === m.id)),
+      ]),
+      ...(data.read ? { read: data.read } : {}),
+      ...(data.participants ? { participants: data.participants } : {}),
+      ...(data.lastMessageAt ? { lastMessageAt: data.lastMessageAt } : {}),
+      ...(data.unreadCount !== undefined && !state.active ? { unreadCount: data.unreadCount } : {}),
+    });
   }
 
   /** Opens the thread on screen: it is marked read; a stale or never loaded thread loads. */

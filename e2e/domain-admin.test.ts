@@ -75,6 +75,40 @@ describe('organization admin runs a case plan in real Chromium', () => {
     await page.getByLabel('Starts').fill('2030-03-01T10:00');
     await page.getByRole('button', { name: 'Add event' }).click();
     await page.getByRole('listitem').filter({ hasText: 'First visit' }).waitFor();
+
+    // Edits: rename the team, edit the role and the event; the plan's chats and activity are shown.
+    await page.getByText('Rename team Care team').click();
+    await page
+      .getByRole('form', { name: 'Rename team Care team' })
+      .getByLabel('Team name')
+      .fill('Housing team');
+    await page
+      .getByRole('form', { name: 'Rename team Care team' })
+      .getByRole('button', { name: 'Save' })
+      .click();
+    await page.getByRole('listitem').filter({ hasText: 'Case worker (Housing team)' }).waitFor();
+    await page.getByText('Edit role Case worker').click();
+    const role = page.getByRole('form', { name: 'Edit role Case worker' });
+    await role.getByLabel('Role name').fill('Key worker');
+    await role.getByLabel('Person in this role').selectOption({ label: DEMO.maria.name });
+    await role.getByRole('button', { name: 'Save' }).click();
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: `Key worker (Housing team): ${DEMO.maria.name}` })
+      .waitFor();
+    await page.getByText('Edit event First visit').click();
+    const event = page.getByRole('form', { name: 'Edit event First visit' });
+    await event.getByLabel('Title').fill('Home visit');
+    await event.getByLabel('Location').fill('Main street 1');
+    await event.getByRole('button', { name: 'Save' }).click();
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: 'Home visit' })
+      .filter({ hasText: 'Main street 1' })
+      .waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Chats' }).waitFor();
+    await page.getByText('No chats for this case plan yet.').waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Activity' }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
 
     await page.getByLabel('Reason').fill('Tenancy secured');

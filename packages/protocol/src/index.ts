@@ -9,3 +9,4 @@ export * from './chat/capabilities.js';
 export * from './chat/admin.js';
 export * from './chat/threads.js';
 export * from './chat/search.js';
+export * from './chat/api-requests.js';

@@ -1,15 +1,9 @@
-import { z } from 'zod';
+import type { DeviceRequest } from '@caseroom/protocol';
 import type { Actor, ChatContext } from '../context.js';
 import { notAllowed, notFound } from '../errors.js';
 import { iso } from '../presenters/time.js';
 
-export const DeviceInput = z.object({
-  id: z.string().min(1).max(255),
-  push_provider: z.enum(['firebase', 'apn', 'huawei', 'xiaomi']),
-  push_provider_name: z.string().max(255).optional(),
-  user_id: z.string().optional(),
-});
-export type DeviceInput = z.infer<typeof DeviceInput>;
+export type DeviceInput = DeviceRequest;
 
 interface DeviceRow {
   id: string;

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import type { Message, Reaction } from '@caseroom/protocol';
+import type { Message, Reaction, SendReactionRequest } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
 import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed, notFound } from '../errors.js';
@@ -13,16 +12,6 @@ import { channelIds, messageForActor, presentRow } from '../views/messages.js';
 
 /** Reactions per page of `GET /chat/messages/{id}/reactions` (chat-spec §9: pages of 300). */
 const REACTION_PAGE_MAX = 300;
-
-export const SendReactionRequest = z.object({
-  reaction: z.looseObject({
-    type: z.string().min(1).max(64),
-    score: z.number().int().min(1).max(100).optional(),
-  }),
-  enforce_unique: z.boolean().optional(),
-  skip_push: z.boolean().optional(),
-});
-export type SendReactionRequest = z.infer<typeof SendReactionRequest>;
 
 /** Recomputes a message's reaction groups from its reactions (same transaction). */
 async function regroup(q: Queryable, messageId: string): Promise<MessageRow> {

@@ -1,5 +1,5 @@
+import { ChannelEventRequest, HideRequest, ReadRequest, UnreadRequest } from '@caseroom/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { SyncRequest } from '@caseroom/protocol';
 import { sendChannelEvent } from '../actions/channel-events.js';
 import { deleteChannel, setHidden, stopWatching, truncateChannel } from '../actions/channel-lifecycle.js';
@@ -9,13 +9,6 @@ import { markThreadRead } from '../actions/threads.js';
 import { checkChannelRef } from '../actions/channel-create.js';
 import type { ChatContext } from '../context.js';
 import { actorOf, parse, type ChannelParams } from './pipeline.js';
-
-const ReadRequest = z.looseObject({ message_id: z.string().optional(), thread_id: z.string().optional() });
-const UnreadRequest = z.looseObject({ message_id: z.string() });
-const HideRequest = z.looseObject({ clear_history: z.boolean().optional() });
-const EventRequest = z.object({
-  event: z.looseObject({ type: z.string().min(1).max(64), parent_id: z.string().optional() }),
-});
 
 /** Read state, typing and custom events, and recovery (chat-spec §7 Channels, POST /sync). */
 export function activityRoutes(http: FastifyInstance, ctx: ChatContext): void {
@@ -36,7 +29,7 @@ export function activityRoutes(http: FastifyInstance, ctx: ChatContext): void {
   });
 
   http.post<{ Params: ChannelParams }>('/channels/:type/:id/event', async (req) => {
-    const body = parse(EventRequest, req.body);
+    const body = parse(ChannelEventRequest, req.body);
     return sendChannelEvent(ctx, actorOf(req), cidOf(req.params), body.event);
   });
 

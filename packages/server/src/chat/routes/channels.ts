@@ -1,5 +1,5 @@
+import { PartialUpdateRequest } from '@caseroom/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { QueryChannelRequest, QueryChannelsRequest, SendMessageRequest } from '@caseroom/protocol';
 import { updateChannelPartial } from '../actions/channel-update.js';
 import { checkChannelRef } from '../actions/channel-create.js';
@@ -7,11 +7,6 @@ import { queryChannel, queryChannels } from '../actions/channels.js';
 import { sendMessage } from '../actions/message-send.js';
 import type { ChatContext } from '../context.js';
 import { actorOf, parse, type ChannelParams } from './pipeline.js';
-
-const PartialUpdate = z.object({
-  set: z.record(z.string(), z.unknown()).optional(),
-  unset: z.array(z.string()).optional(),
-});
 
 /** Channel routes (chat-spec §7 Channels). */
 export function channelRoutes(http: FastifyInstance, ctx: ChatContext): void {
@@ -39,7 +34,7 @@ export function channelRoutes(http: FastifyInstance, ctx: ChatContext): void {
 
   http.patch<{ Params: ChannelParams }>('/channels/:type/:id', async (req) => {
     checkChannelRef(req.params.type, req.params.id);
-    const body = parse(PartialUpdate, req.body);
+    const body = parse(PartialUpdateRequest, req.body);
     const cid = `${req.params.type}:${req.params.id}`;
     const channel = await updateChannelPartial(ctx, actorOf(req), cid, body.set ?? {}, body.unset ?? []);
     return { channel };

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { CHAT_TIMING } from '@caseroom/protocol';
-import { DeviceInput } from '../actions/devices.js';
+import { DeviceRequest } from '@caseroom/protocol';
+import type { DeviceInput } from '../actions/devices.js';
 import { authenticate } from '../auth.js';
 import type { ChatContext } from '../context.js';
 import { ChatError, inputError } from '../errors.js';
@@ -30,7 +31,7 @@ export function connectDevice(req: FastifyRequest): DeviceInput | undefined {
   }
   const device = (payload as { device?: unknown } | null)?.device;
   if (device === undefined) return undefined;
-  const parsed = DeviceInput.safeParse(device);
+  const parsed = DeviceRequest.safeParse(device);
   if (!parsed.success) throw inputError('device: needs id and push_provider');
   return parsed.data;
 }

@@ -1,5 +1,6 @@
+import { MemberChangesRequest, MuteChannelRequest, PartialUpdateRequest } from '@caseroom/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { addMembers, removeMembers } from '../actions/channel-update.js';
 import { checkChannelRef } from '../actions/channel-create.js';
 import { queryChannels } from '../actions/channels.js';
@@ -14,28 +15,6 @@ import type { Actor, ChatContext } from '../context.js';
 import { inputError } from '../errors.js';
 import { actorOf, parse, type ChannelParams } from './pipeline.js';
 
-const Ids = z.array(z.union([z.string(), z.object({ user_id: z.string() })]));
-const MemberChanges = z.looseObject({
-  add_members: Ids.optional(),
-  remove_members: z.array(z.string()).optional(),
-  invites: Ids.optional(),
-  accept_invite: z.boolean().optional(),
-  reject_invite: z.boolean().optional(),
-  add_moderators: z.array(z.string()).optional(),
-  demote_moderators: z.array(z.string()).optional(),
-  assign_roles: z.array(z.object({ user_id: z.string(), channel_role: z.string() })).optional(),
-});
-const MemberPartial = z.object({
-  set: z.record(z.string(), z.unknown()).optional(),
-  unset: z.array(z.string()).optional(),
-});
-const MuteRequest = z.object({
-  channel_cid: z.string().optional(),
-  channel_cids: z.array(z.string()).optional(),
-  /** Milliseconds (mute only). */
-  expiration: z.number().int().min(1).optional(),
-});
-
 const userIds = (list: Array<string | { user_id: string }>) =>
   list.map((m) => (typeof m === 'string' ? m : m.user_id));
 
@@ -43,7 +22,7 @@ async function applyMemberChanges(
   ctx: ChatContext,
   actor: Actor,
   cid: string,
-  body: z.infer<typeof MemberChanges>,
+  body: z.infer<typeof MemberChangesRequest>,
 ) {
   if (body.accept_invite && body.reject_invite)
     throw inputError('accept_invite and reject_invite exclude each other');
@@ -64,7 +43,7 @@ async function applyMemberChanges(
 export function memberRoutes(http: FastifyInstance, ctx: ChatContext): void {
   http.post<{ Params: ChannelParams }>('/channels/:type/:id', async (req) => {
     checkChannelRef(req.params.type, req.params.id);
-    const body = parse(MemberChanges, req.body);
+    const body = parse(MemberChangesRequest, req.body);
     const cid = `${req.params.type}:${req.params.id}`;
     const actor = actorOf(req);
     await applyMemberChanges(ctx, actor, cid, body);
@@ -81,7 +60,7 @@ export function memberRoutes(http: FastifyInstance, ctx: ChatContext): void {
     '/channels/:type/:id/member/:userId',
     async (req) => {
       checkChannelRef(req.params.type, req.params.id);
-      const body = parse(MemberPartial, req.body);
+      const body = parse(PartialUpdateRequest, req.body);
       const cid = `${req.params.type}:${req.params.id}`;
       const member = await updateMemberPartial(
         ctx,
@@ -96,7 +75,7 @@ export function memberRoutes(http: FastifyInstance, ctx: ChatContext): void {
   );
 
   const mute = (on: boolean) => async (req: FastifyRequest) => {
-    const body = parse(MuteRequest, req.body);
+    const body = parse(MuteChannelRequest, req.body);
     const cids = [...(body.channel_cids ?? []), ...(body.channel_cid ? [body.channel_cid] : [])];
     if (cids.length === 0) throw inputError('channel_cid or channel_cids is required');
     return muteChannels(ctx, actorOf(req), cids, on, on ? body.expiration : undefined);

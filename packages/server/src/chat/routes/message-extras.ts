@@ -1,5 +1,5 @@
+import { FlagRequest, MessageIdsQuery, PinnedMessagesQuery, UnreadBatchRequest } from '@caseroom/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { checkChannelRef } from '../actions/channel-create.js';
 import { flagMessage, getMessages, listPinned, undeleteMessage } from '../actions/message-moderation.js';
 import { searchMessages } from '../actions/search.js';
@@ -8,15 +8,6 @@ import { SearchRequest } from '@caseroom/protocol';
 import type { ChatContext } from '../context.js';
 import { inputError } from '../errors.js';
 import { actorOf, parse, type ChannelParams } from './pipeline.js';
-
-const FlagRequest = z.looseObject({
-  target_message_id: z.string().min(1),
-  reason: z.string().max(1000).optional(),
-});
-const IdsQuery = z.looseObject({ ids: z.string().min(1) });
-const num = z.coerce.number().int().min(0);
-const PinnedQuery = z.looseObject({ limit: num.optional(), offset: num.optional() });
-const UnreadBatchRequest = z.object({ user_ids: z.array(z.string()).min(1).max(100) });
 
 /** Flag, undelete, get many, pinned messages and unread counts (chat-spec §7 Messages, Users). */
 export function messageExtraRoutes(http: FastifyInstance, ctx: ChatContext): void {
@@ -31,13 +22,13 @@ export function messageExtraRoutes(http: FastifyInstance, ctx: ChatContext): voi
 
   http.get<{ Params: ChannelParams }>('/channels/:type/:id/messages', async (req) => {
     checkChannelRef(req.params.type, req.params.id);
-    const ids = parse(IdsQuery, req.query).ids.split(',').filter(Boolean);
+    const ids = parse(MessageIdsQuery, req.query).ids.split(',').filter(Boolean);
     return { messages: await getMessages(ctx, actorOf(req), `${req.params.type}:${req.params.id}`, ids) };
   });
 
   http.get<{ Params: ChannelParams }>('/channels/:type/:id/pinned_messages', async (req) => {
     checkChannelRef(req.params.type, req.params.id);
-    const q = parse(PinnedQuery, req.query);
+    const q = parse(PinnedMessagesQuery, req.query);
     const cid = `${req.params.type}:${req.params.id}`;
     return { messages: await listPinned(ctx, actorOf(req), cid, q.limit ?? 25, q.offset ?? 0) };
   });

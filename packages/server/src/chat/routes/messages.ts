@@ -1,41 +1,20 @@
+import {
+  DeleteMessageQuery,
+  SendReactionRequest,
+  PartialUpdateRequest,
+  ReactionsQuery,
+  RepliesQuery,
+  UpdateMessageRequest,
+} from '@caseroom/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { MessagePagination, NewMessage } from '@caseroom/protocol';
+import { MessagePagination } from '@caseroom/protocol';
 import { deleteMessage, updateMessage } from '../actions/message-edit.js';
-import { deleteReaction, listReactions, sendReaction, SendReactionRequest } from '../actions/reactions.js';
+import { deleteReaction, listReactions, sendReaction } from '../actions/reactions.js';
 import type { ChatContext } from '../context.js';
 import { listReplies, messageForActor, presentRow } from '../views/messages.js';
 import { actorOf, parse } from './pipeline.js';
 
 type IdParams = { Params: { id: string } };
-
-const UpdateMessageRequest = z.object({
-  message: NewMessage.omit({ id: true, parent_id: true, type: true }),
-});
-const PartialUpdateRequest = z.object({
-  set: z.record(z.string(), z.unknown()).optional(),
-  unset: z.array(z.string()).optional(),
-});
-const flag = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
-  .optional()
-  .transform((v) => v === true || v === 'true' || v === '1');
-const DeleteQuery = z.looseObject({ hard: flag, delete_for_me: flag });
-const num = z.coerce.number().int().min(0);
-const RepliesQuery = z.looseObject({
-  limit: num.max(300).optional(),
-  id_lt: z.string().optional(),
-  id_gt: z.string().optional(),
-  id_lte: z.string().optional(),
-  id_gte: z.string().optional(),
-  id_around: z.string().optional(),
-  sort: z.string().optional(),
-});
-const ReactionsQuery = z.looseObject({
-  limit: num.optional(),
-  offset: num.optional(),
-  type: z.string().optional(),
-});
 
 /** Message routes (chat-spec §7 Messages). */
 export function messageRoutes(http: FastifyInstance, ctx: ChatContext): void {
@@ -64,7 +43,7 @@ export function messageRoutes(http: FastifyInstance, ctx: ChatContext): void {
   });
 
   http.delete<IdParams>('/messages/:id', async (req) => {
-    const query = parse(DeleteQuery, req.query);
+    const query = parse(DeleteMessageQuery, req.query);
     const mode = query.delete_for_me ? 'for-me' : query.hard ? 'hard' : 'soft';
     return { message: await deleteMessage(ctx, actorOf(req), req.params.id, mode) };
   });

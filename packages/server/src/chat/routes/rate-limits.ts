@@ -1,10 +1,8 @@
+import { RateLimitsQuery } from '@caseroom/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { ChatContext } from '../context.js';
 import { limitKey } from './gate.js';
 import { parse } from './pipeline.js';
-
-const RateLimitsQuery = z.looseObject({ endpoints: z.string().optional() });
 
 /** `GET /chat/rate_limits`: the caller's limit, remaining requests and reset time per endpoint. */
 export function rateLimitRoutes(http: FastifyInstance, ctx: ChatContext): void {

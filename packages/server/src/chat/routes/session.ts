@@ -1,7 +1,7 @@
+import { DeviceQuery, DeviceRequest, GuestRequest, LongPollQuery } from '@caseroom/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { CHAT_TIMING, ChatErrorCode } from '@caseroom/protocol';
-import { DeviceInput, deleteDevice, listDevices, registerDevice } from '../actions/devices.js';
+import { deleteDevice, listDevices, registerDevice } from '../actions/devices.js';
 import { createGuest } from '../actions/guest.js';
 import type { ChatContext } from '../context.js';
 import { ChatError } from '../errors.js';
@@ -12,16 +12,6 @@ import { openSession } from '../realtime/session.js';
 import { connectDevice } from './connect.js';
 import { credentialsOf } from './credentials.js';
 import { actorOf, parse } from './pipeline.js';
-
-const LongPollQuery = z.looseObject({
-  connection_id: z.string().optional(),
-  /** How long to wait for events, in ms (default and maximum: the 30 s long-poll timeout). */
-  timeout: z.coerce.number().int().min(0).max(CHAT_TIMING.longPollTimeoutMs).optional(),
-});
-const GuestRequest = z.object({
-  user: z.looseObject({ id: z.string().min(1).max(255), name: z.string().optional() }),
-});
-const DeviceQuery = z.looseObject({ id: z.string().optional(), user_id: z.string().optional() });
 
 const eventsBody = (frames: string[]) => `{"events":[${frames.join(',')}]}`;
 
@@ -75,7 +65,7 @@ export function sessionRoutes(http: FastifyInstance, ctx: ChatContext): void {
   });
 
   http.post('/devices', async (req) => {
-    await registerDevice(ctx, actorOf(req), parse(DeviceInput, req.body));
+    await registerDevice(ctx, actorOf(req), parse(DeviceRequest, req.body));
     return {};
   });
   http.get('/devices', async (req) => {

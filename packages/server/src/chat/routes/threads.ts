@@ -1,20 +1,11 @@
+import { GetThreadQuery, PartialUpdateRequest } from '@caseroom/protocol';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { QueryThreadsRequest } from '@caseroom/protocol';
 import { getThread, queryThreads, updateThread } from '../actions/threads.js';
 import type { ChatContext } from '../context.js';
 import { actorOf, parse } from './pipeline.js';
 
 type IdParams = { Params: { id: string } };
-const GetThreadQuery = z.looseObject({
-  participant_limit: z.coerce.number().int().min(0).max(100).optional(),
-  reply_limit: z.coerce.number().int().min(0).max(100).optional(),
-  watch: z.enum(['true', 'false', '1', '0']).optional(),
-});
-const PartialUpdate = z.object({
-  set: z.record(z.string(), z.unknown()).optional(),
-  unset: z.array(z.string()).optional(),
-});
 
 /** Threads (chat-spec §7 Threads). */
 export function threadRoutes(http: FastifyInstance, ctx: ChatContext): void {
@@ -32,7 +23,7 @@ export function threadRoutes(http: FastifyInstance, ctx: ChatContext): void {
   });
 
   http.patch<IdParams>('/threads/:id', async (req) => {
-    const body = parse(PartialUpdate, req.body);
+    const body = parse(PartialUpdateRequest, req.body);
     return { thread: await updateThread(ctx, actorOf(req), req.params.id, body.set ?? {}, body.unset ?? []) };
   });
 }

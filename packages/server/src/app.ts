@@ -21,7 +21,7 @@ export async function buildApp(platform: Platform): Promise<App> {
   const http = Fastify({
     loggerInstance: platform.log as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
-    trustProxy: platform.config.trustProxy,
+    trustProxy: fastifyTrustProxy(platform.config.trustProxy),
   });
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
@@ -54,6 +54,11 @@ export async function buildApp(platform: Platform): Promise<App> {
     ready = true;
   });
   return { http, chat, product };
+}
+
+/** Fastify takes a hop count as a function of the hop; the rest as is. */
+function fastifyTrustProxy(trust: Platform['config']['trustProxy']) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 }
 
 function notFound(url: string, reply: FastifyReply) {

@@ -10,3 +10,4 @@ export * from './chat/admin.js';
 export * from './chat/threads.js';
 export * from './chat/search.js';
 export * from './chat/api-requests.js';
+export * from './chat/api.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChatErrorBody } from '../errors.js';
 import { Channel, ChannelMember, ChatUser, Message, OwnUser, Reaction } from './models.js';
+import { ThreadUpdatedEvent } from './threads.js';
 
 /** Fields every event carries. `cid` is set on channel events. */
 const base = {
@@ -91,6 +92,7 @@ export const NotificationEvent = z.looseObject({
     'notification.mark_unread',
     'notification.channel_deleted',
     'notification.channel_truncated',
+    'notification.channel_mutes_updated',
   ]),
   channel: Channel.optional(),
   message: Message.optional(),
@@ -104,6 +106,8 @@ export const ReadEvent = z.looseObject({
   type: z.literal('message.read'),
   cid: z.string(),
   last_read_message_id: z.string().optional(),
+  /** Set when a thread was read (its parent message id). */
+  thread_id: z.string().optional(),
 });
 
 export const TypingEvent = z.looseObject({
@@ -149,6 +153,7 @@ export const ChatEvent = z.union([
   ReadEvent,
   TypingEvent,
   UserEvent,
+  ThreadUpdatedEvent,
   LocalConnectionEvent,
   ConnectionErrorEvent,
 ]);

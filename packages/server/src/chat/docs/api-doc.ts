@@ -36,6 +36,10 @@ export function renderChatApiDoc(): string {
     'them. JSON Schemas below refer to the shared models as `#/$defs/<Model>` (section Models; `ChatEvent` is any',
     'event of the section Events).',
     '',
+    '## Notes',
+    '',
+    ...NOTES.map((n) => `- ${n}`),
+    '',
     '## Endpoints',
     '',
   ];
@@ -50,6 +54,18 @@ export function renderChatApiDoc(): string {
   }
   return `${lines.join('\n').trimEnd()}\n`;
 }
+
+/** Decisions a client of the API needs to know (kept here so they travel with the generated reference). */
+const NOTES = [
+  'Message text is limited to 5,000 characters (code 20 beyond); links are detected with linkifyjs (with or without a scheme) and need `send-links`.',
+  '`own_capabilities` come from permission rules (`/chat/permissions`): of the rules matching a capability, the viewer’s roles (global and channel) and the channel type, the highest priority wins and Deny wins a tie; built in: Allow all (999, admins), Deny all (1). Channel-type settings switch typing, read events, replies, reactions, uploads, search and mutes off; frozen removes the send capabilities.',
+  'Only readers (members who are not banned and not pending or rejected invitees) receive a channel’s events.',
+  'Long-poll connections live on the node that opened them: behind a load balancer, route `/chat/longpoll` with sticky sessions (WebSockets need none).',
+  'Presence: a user is online while one of their connections (socket or long-poll) is open on any node; a node refreshes its rows every 25 s and rows older than 75 s stop counting.',
+  'Rate limits are per user (per address for guests and anonymous visitors) and endpoint, counted by rate-limiter-flexible in memory or in Redis when REDIS_URL is set, so every node shares them.',
+  'Search uses PostgreSQL full text (`simple` configuration, so words of any language match as written; every word of the query matches as a prefix); `next` pages up to an offset of 1,000.',
+  'Anonymous connections (`Auth-Type: anonymous`) are read-only and belong to no channel; guests (`POST /chat/guest`) are users with role `guest` and a one-day token.',
+];
 
 function renderEndpoint(
   e: ChatEndpoint,

@@ -42,3 +42,30 @@ describe('two nodes', () => {
     await onB.close();
   });
 });
+
+describe('two nodes: presence', () => {
+  it('tells a co-member on node B that a user came online on node A', async () => {
+    await nodeA.app.chat.server.upsertUsers([{ id: 'ana' }, { id: 'ben' }]);
+    await nodeA.app.chat.server.getOrCreateChannel(
+      'messaging',
+      'presence-2n',
+      { members: ['ana', 'ben'] },
+      'ana',
+    );
+    const benToken = await nodeB.app.chat.server.createToken('ben');
+    const anaToken = await nodeA.app.chat.server.createToken('ana');
+    const onB = await openSocket(nodeB, { token: benToken });
+    // The presence subscription is set through node A while the connection lives on node B (over the bus).
+    const q = await chatCall(nodeA, 'POST', '/channels', {
+      token: benToken,
+      query: { connection_id: onB.first.connection_id as string },
+      body: { filter_conditions: { cid: 'messaging:presence-2n' }, presence: true },
+    });
+    expect(q.status).toBe(200);
+    const onA = await openSocket(nodeA, { token: anaToken });
+    expect(await onB.next('user.presence.changed')).toMatchObject({ user: { id: 'ana', online: true } });
+    await onA.close();
+    expect(await onB.next('user.presence.changed')).toMatchObject({ user: { id: 'ana', online: false } });
+    await onB.close();
+  });
+});

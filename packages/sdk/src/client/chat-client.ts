@@ -9,7 +9,13 @@ import { NOTICE_TEXTS, Notifications } from '../notifications/notifications.js';
 import { StateStore, type Store } from '../stores/store.js';
 import { ApiClient, type FetchLike } from '../transport/api-client.js';
 import { silentLogger, type Logger } from '../transport/logger.js';
-import { SocketConnection, type HealthCheck, type SocketStatus } from '../transport/socket-connection.js';
+import { LongPollSocket } from '../transport/long-poll.js';
+import {
+  SocketConnection,
+  type HealthCheck,
+  type SocketStatus,
+  type TransportKind,
+} from '../transport/socket-connection.js';
 import { TokenManager, type TokenProvider } from '../transport/token-manager.js';
 import type { WebSocketConstructor } from '../transport/websocket.js';
 import { EventEmitter, type EventHandler } from './event-emitter.js';
@@ -38,6 +44,11 @@ export interface ChatClientOptions {
    * Off by default: the Caseroom server does not have the endpoint yet.
    */
   deliveryReports?: boolean;
+  /**
+   * Fall back to long polling (`GET /longpoll`, 30 s polls, 8 s to open) when the first WebSocket has
+   * no answer within 6 s or fails on the network (chat-spec §4, §9). Off by default.
+   */
+  longPollFallback?: boolean;
 }
 
 export interface ConnectionSnapshot {
@@ -46,6 +57,8 @@ export interface ConnectionSnapshot {
   online: boolean;
   connectionId?: string;
   error?: string;
+  /** What carries the connection once connected. */
+  transport?: TransportKind;
 }
 
 export interface UserToConnect {
@@ -320,6 +333,7 @@ export class ChatClient {
           user_id: user.id,
           ...(anonymous ? { auth_type: 'anonymous' } : { authorization: (await this.tokens.get()) ?? '' }),
         }),
+      ...(this.options.longPollFallback ? { longPoll: () => new LongPollSocket(this.api) } : {}),
       onEvent: (event) => this.dispatch(event),
       onStatus: (status, detail) => this.handleStatus(status, detail),
       onHealthy: (health, recovered) => this.handleHealthy(health, user, recovered),
@@ -345,6 +359,7 @@ export class ChatClient {
       online: status === 'connected',
       ...(detail.connectionId ? { connectionId: detail.connectionId } : {}),
       ...(detail.error ? { error: detail.error } : {}),
+      ...(status === 'connected' && this.socket ? { transport: this.socket.transport } : {}),
     });
     if (status === 'disconnected' && previous.status === 'connected' && this.socket) {
       this.notifications.add({ id: 'connection', text: NOTICE_TEXTS.reconnecting, permanent: true });

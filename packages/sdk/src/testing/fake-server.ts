@@ -21,7 +21,8 @@ import {
 } from './fake-channels.js';
 import { buildMessage, type FakeChannelRecord } from './fake-data.js';
 import { addReply, routeExtras, type FakeMessageHost } from './fake-messages.js';
-import { FakeWebSocket, type FakeSocketHost } from './fake-websocket.js';
+import { FakePollSession } from './fake-longpoll.js';
+import { FakeWebSocket, type FakeConnection, type FakeSocketHost } from './fake-websocket.js';
 
 export interface FakeRequest {
   method: string;
@@ -57,13 +58,16 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
   readonly apiKey = 'fake-key';
   readonly users = new Map<string, ChatUser>();
   readonly channels = new Map<string, FakeChannelRecord>();
-  readonly sockets = new Set<FakeWebSocket>();
+  /** Open connections: WebSockets and long-poll sessions. */
+  readonly sockets = new Set<FakeConnection>();
   /** Thread replies by parent message id. */
   readonly replies = new Map<string, Message[]>();
   /** Every HTTP request the clients made, oldest first. */
   readonly requests: FakeRequest[] = [];
   /** When false, client pings go unanswered (to test the 35 s connection check). */
   answerPings = true;
+  /** When true, WebSockets open but never answer (a proxy that swallows them); long polling works. */
+  blockWebSockets = false;
   /** When true, new sockets are dropped before their health.check (server down). */
   refuseConnections = false;
   private readonly events: ChatEvent[] = [];
@@ -232,6 +236,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
       queueMicrotask(() => socket.serverClose(1006, ''));
       return;
     }
+    if (this.blockWebSockets) return;
     const userId = socket.query.get('user_id') ?? undefined;
     const token = socket.query.get('authorization');
     const anonymous = socket.query.get('auth_type') === 'anonymous';
@@ -244,19 +249,40 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
       queueMicrotask(() => socket.serverClose(1000, `code ${failure.code}`));
       return;
     }
-    socket.userId = userId;
-    socket.connectionId = `conn-${++this.connections}`;
-    this.sockets.add(socket);
+    this.register(socket, userId);
+  }
+
+  /** Adds an accepted connection and sends its first health.check. */
+  private register(connection: FakeConnection, userId: string | undefined): void {
+    connection.userId = userId;
+    connection.connectionId = `conn-${++this.connections}`;
+    this.sockets.add(connection);
     const me: OwnUser = {
       ...(this.users.get(userId ?? '') ?? { id: userId ?? 'anon' }),
       total_unread_count: 0,
       unread_channels: 0,
     };
-    socket.push({ type: 'health.check', connection_id: socket.connectionId, me, created_at: this.now() });
+    const connectionId = connection.connectionId;
+    connection.push({ type: 'health.check', connection_id: connectionId, me, created_at: this.now() });
+  }
+
+  /** `GET /longpoll`: opens a session (answering its health.check), or waits for its frames. */
+  private async longPoll(request: FakeRequest): Promise<{ events: unknown[] }> {
+    if (this.refuseConnections) throw new TypeError('fetch failed: connection refused');
+    const id = request.query.connection_id;
+    if (!id) {
+      const session = new FakePollSession((s) => this.sockets.delete(s));
+      this.register(session, request.query.user_id);
+      return { events: session.drain() };
+    }
+    const session = [...this.sockets].find((s) => s.connectionId === id);
+    const unknown = () => new HttpError(400, 46, `connection_id "${id}" not found`);
+    if (!(session instanceof FakePollSession)) throw unknown();
+    return { events: await session.take(Number(request.query.timeout ?? 30_000), unknown) };
   }
 
   /** @internal */
-  detach(socket: FakeWebSocket): void {
+  detach(socket: FakeConnection): void {
     this.sockets.delete(socket);
   }
 
@@ -308,7 +334,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
         const bad = this.checkToken(headers.authorization, request.query.user_id);
         if (bad) throw new HttpError(bad.status, bad.code, bad.message);
       }
-      return json(200, this.route(request));
+      return json(200, await this.route(request));
     } catch (error) {
       if (error instanceof HttpError) {
         return json(error.status, { code: error.code, message: error.message, StatusCode: error.status });
@@ -330,6 +356,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     const userId = request.query.user_id ?? '';
     const body = (request.body ?? {}) as Record<string, unknown>;
     const segments = request.path.split('/').filter(Boolean).map(decodeURIComponent);
+    if (request.method === 'GET' && request.path === '/longpoll') return this.longPoll(request);
     if (request.method === 'POST' && request.path === '/channels') {
       return queryChannels(this, userId, body as QueryChannelsRequest);
     }

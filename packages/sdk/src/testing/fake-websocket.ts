@@ -1,5 +1,13 @@
 import type { WebSocketLike } from '../transport/websocket.js';
 
+/** A client connection the fake server pushes frames to: a socket or a long-poll session. */
+export interface FakeConnection {
+  userId: string | undefined;
+  connectionId: string | undefined;
+  push(frame: unknown): void;
+  serverClose(code?: number, reason?: string): void;
+}
+
 /** What the fake socket needs from its server. */
 export interface FakeSocketHost {
   accept(socket: FakeWebSocket): void;
@@ -11,7 +19,7 @@ export interface FakeSocketHost {
  * An in-memory WebSocket bound to a fake server. Everything happens on microtasks, so it works with
  * real and fake timers alike.
  */
-export class FakeWebSocket implements WebSocketLike {
+export class FakeWebSocket implements WebSocketLike, FakeConnection {
   readyState = 0;
   onopen: ((event: unknown) => void) | null = null;
   onmessage: ((event: { data: unknown }) => void) | null = null;

@@ -2,7 +2,8 @@ import { ChatClient, type ChatClientOptions } from '../client/chat-client.js';
 import type { FakeChatServer } from './fake-server.js';
 
 export { FakeChatServer, type FakeFailure, type FakeRequest } from './fake-server.js';
-export { FakeWebSocket } from './fake-websocket.js';
+export { FakeWebSocket, type FakeConnection } from './fake-websocket.js';
+export { FakePollSession } from './fake-longpoll.js';
 
 /** A client connected to `server` as `user` (created on the fake server when new). */
 export async function connectFakeClient(

@@ -23,6 +23,8 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | boolean | undefined>;
   timeoutMs?: number;
+  /** Aborts the request (a closed long-poll connection). */
+  signal?: AbortSignal;
 }
 
 const CLIENT_HEADER = 'caseroom-sdk-js-0.1.0';
@@ -86,6 +88,7 @@ export class ApiClient {
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
     const controller = new AbortController();
+    options.signal?.addEventListener('abort', () => controller.abort(), { once: true });
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     let timedOut = false;
     const timer = setTimeout(() => {

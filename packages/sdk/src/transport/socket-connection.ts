@@ -2,6 +2,7 @@ import { CHAT_TIMING, ChatErrorCode, type ChatEvent, type EventOf } from '@caser
 import { reconnectDelay } from './backoff.js';
 import { ChatApiError } from './errors.js';
 import type { Logger } from './logger.js';
+import { errorCodeFromReason, frameError } from './frames.js';
 import type { TokenManager } from './token-manager.js';
 import {
   frameText,
@@ -14,6 +15,7 @@ import {
 
 export type HealthCheck = EventOf<'health.check'>;
 export type SocketStatus = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'error';
+export type TransportKind = 'websocket' | 'longpoll';
 
 export interface SocketConnectionOptions {
   WebSocket: WebSocketConstructor;
@@ -24,6 +26,12 @@ export interface SocketConnectionOptions {
   random?: () => number;
   /** Initial connect gives up after this long (chat-spec §9: 15 s). */
   connectTimeoutMs?: number;
+  /**
+   * The long-poll fallback (chat-spec §4 Connection). When given, a first WebSocket that has no
+   * `health.check` within 6 s, or fails on the network before it, is replaced by a long-poll
+   * connection, which then serves every reconnect until `disconnect()`.
+   */
+  longPoll?: () => WebSocketLike;
   onEvent(event: ChatEvent): void;
   onStatus(status: SocketStatus, detail: { connectionId?: string; error?: string }): void;
   /** Every successful (re)connection; `recovered` is true after a drop. */
@@ -45,6 +53,8 @@ export class SocketConnection {
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private checkTimer: ReturnType<typeof setTimeout> | undefined;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private fallbackTimer: ReturnType<typeof setTimeout> | undefined;
+  private kind: TransportKind = 'websocket';
   private firstConnect:
     | { resolve: (h: HealthCheck) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }
     | undefined;
@@ -60,11 +70,17 @@ export class SocketConnection {
     return this.connectionId;
   }
 
+  /** What carries the connection: a WebSocket, or the long-poll fallback. */
+  get transport(): TransportKind {
+    return this.kind;
+  }
+
   /** Opens the connection; resolves on the first `health.check`, rejects after the connect timeout. */
   connect(): Promise<HealthCheck> {
     if (this.wanted) return Promise.reject(new Error('already connected or connecting'));
     this.wanted = true;
     this.everConnected = false;
+    this.kind = 'websocket';
     const timeoutMs = this.options.connectTimeoutMs ?? CHAT_TIMING.initialConnectTimeoutMs;
     const promise = new Promise<HealthCheck>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -82,6 +98,7 @@ export class SocketConnection {
   disconnect(): void {
     this.wanted = false;
     this.clearTimers();
+    clearTimeout(this.fallbackTimer);
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
     if (this.firstConnect) this.failFirstConnect(new Error('disconnected before the connection was ready'));
@@ -123,8 +140,16 @@ export class SocketConnection {
       return;
     }
     if (!this.wanted) return;
-    const socket = openWebSocket(this.options.WebSocket, url);
+    const longPoll = this.kind === 'longpoll' ? this.options.longPoll : undefined;
+    const socket = longPoll ? longPoll() : openWebSocket(this.options.WebSocket, url);
     this.socket = socket;
+    if (this.canFallBack) {
+      clearTimeout(this.fallbackTimer);
+      this.fallbackTimer = setTimeout(
+        () => this.fallBack(`no health.check within ${CHAT_TIMING.initialConnectTimeoutWithFallbackMs} ms`),
+        CHAT_TIMING.initialConnectTimeoutWithFallbackMs,
+      );
+    }
     socket.onmessage = (event) => this.handleFrame(socket, frameText(event.data));
     socket.onclose = (event) => {
       if (this.socket !== socket) return;
@@ -135,6 +160,7 @@ export class SocketConnection {
         });
         const code = errorCodeFromReason(event.reason);
         if (code !== undefined) this.lastError = new ChatApiError(event.reason, { code });
+        else if (this.canFallBack) return this.fallBack(`socket closed (${event.code})`);
       }
       this.handleClosed();
     };
@@ -175,7 +201,24 @@ export class SocketConnection {
     if (typeof frame.type === 'string') this.options.onEvent(frame as unknown as ChatEvent);
   }
 
+  /** WebSockets did not work for the first connection: long-poll from now on. */
+  private get canFallBack(): boolean {
+    return this.options.longPoll !== undefined && this.kind === 'websocket' && !this.everConnected;
+  }
+
+  private fallBack(reason: string): void {
+    clearTimeout(this.fallbackTimer);
+    if (!this.wanted || this.healthy || !this.canFallBack) return;
+    this.options.logger('warn', `chat WebSocket failed (${reason}); falling back to long polling`);
+    this.kind = 'longpoll';
+    this.dropSocket(WS_NORMAL_CLOSE, 'falling back to long polling');
+    clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    void this.open();
+  }
+
   private becomeHealthy(health: HealthCheck): void {
+    clearTimeout(this.fallbackTimer);
     const recovered = this.everConnected;
     this.healthy = true;
     this.everConnected = true;
@@ -244,6 +287,7 @@ export class SocketConnection {
     if (!pending) return;
     this.firstConnect = undefined;
     clearTimeout(pending.timer);
+    clearTimeout(this.fallbackTimer);
     this.wanted = false;
     clearTimeout(this.reconnectTimer);
     this.reconnectTimer = undefined;
@@ -274,30 +318,4 @@ export class SocketConnection {
     this.pingTimer = undefined;
     this.checkTimer = undefined;
   }
-}
-
-/** An error frame: `{"error": {code, message}}` or a bare `{code, message, StatusCode}`. */
-function frameError(frame: Record<string, unknown>): ChatApiError | undefined {
-  const body = (typeof frame.error === 'object' && frame.error !== null ? frame.error : frame) as Record<
-    string,
-    unknown
-  >;
-  if (frame.type !== undefined && frame.error === undefined) return undefined;
-  if (typeof body.code !== 'number') return undefined;
-  return new ChatApiError(typeof body.message === 'string' ? body.message : 'chat socket error', {
-    code: body.code,
-    ...(typeof body.StatusCode === 'number' ? { status: body.StatusCode } : {}),
-  });
-}
-
-/** Servers may put the chat error code in the close reason, as JSON or as "code 40". */
-function errorCodeFromReason(reason: string): number | undefined {
-  try {
-    const parsed = JSON.parse(reason) as { code?: unknown };
-    if (typeof parsed.code === 'number') return parsed.code;
-  } catch {
-    // not JSON
-  }
-  const match = /\bcode[ :=]+(-?\d+)/i.exec(reason);
-  return match ? Number(match[1]) : undefined;
 }

@@ -135,6 +135,8 @@ describe('social sign-in in real Chromium', () => {
     await signInAtProvider(page, email);
     await page.waitForURL((url) => url.pathname === '/' && url.searchParams.get('socialError') === '1');
     await page.getByRole('alert').getByText('An account with this e-mail address already exists.').waitFor();
+    // About the provider's answer, not this form's fields.
+    expect(await page.getByLabel('E-mail').getAttribute('aria-invalid')).toBeNull();
     await checkPage(page, 'auth-social-not-linked');
     expect(await meIn(page)).toMatchObject({ status: 401 });
 

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { apiPost } from '../api/http';
@@ -33,6 +33,10 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A social sign-in that came back refused: about the provider's answer, not the fields of this form.
+  const [socialError, setSocialError] = useState(() =>
+    params.get('socialError') ? describeSocialError(params.get('error')) : null,
+  );
   const [notice, setNotice] = useState<string | null>(null);
   const errorId = useId();
   const title = {
@@ -42,21 +46,20 @@ export function LoginPage() {
     forgot: 'forgot.title',
   } as const;
   useDocumentTitle(t(title[mode]));
-  useEffect(() => {
-    if (params.get('socialError')) setError(describeSocialError(params.get('error')));
-  }, [params]);
 
   if (state.status === 'signed-in' && !busy) return <Navigate to={target} replace />;
 
   function switchTo(next: Mode) {
     setMode(next);
     setError(null);
+    setSocialError(null);
     setNotice(null);
   }
 
   async function run(action: () => Promise<void>) {
     setBusy(true);
     setError(null);
+    setSocialError(null);
     setNotice(null);
     try {
       await action();
@@ -155,6 +158,11 @@ export function LoginPage() {
               aria-describedby={described}
             />
           </Field>
+        ) : null}
+        {socialError ? (
+          <p className="form-error" role="alert">
+            {socialError}
+          </p>
         ) : null}
         {error ? (
           <p id={errorId} className="form-error" role="alert">

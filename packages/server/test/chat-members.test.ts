@@ -172,3 +172,19 @@ describe('per-member state', () => {
     expect((mariaView.body.messages as Array<{ id: string }>).map((m) => m.id)).toEqual(['h-1', 'h-2']);
   });
 });
+
+describe('invites and member changes', () => {
+  it('removing a pending invitee cancels the invite; adding one makes them a full member', async () => {
+    const zoe = await chatUser(server, 'zoe');
+    const yan = await chatUser(server, 'yan');
+    await maria.call('POST', '/channels/messaging/team', { invites: ['zoe', 'yan'] });
+    expect((await maria.call('POST', '/channels/messaging/team', { remove_members: ['zoe'] })).status).toBe(
+      200,
+    );
+    expect(
+      cids((await zoe.call('POST', '/channels', { filter_conditions: { invite: 'pending' } })).body),
+    ).toEqual([]);
+    await maria.call('POST', '/channels/messaging/team', { add_members: ['yan'] });
+    expect((await yan.call('POST', '/channels/messaging/team/query', {})).status).toBe(200);
+  });
+});

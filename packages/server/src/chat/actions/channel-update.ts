@@ -6,7 +6,7 @@ import { inputError } from '../errors.js';
 import { channelForActor, requireCapability, type ChannelAccess } from '../policy/channel-access.js';
 import { presentChannel, presentMember } from '../presenters/channel.js';
 import { write, type Outbox } from '../realtime/outbox.js';
-import { getChannel, getMember, lockChannel, memberIds } from '../store/channels.js';
+import { getChannel, getMember, lockChannel, memberIds, readerSql } from '../store/channels.js';
 import type { ChannelRow, MemberRow } from '../store/rows.js';
 import { ownCapabilities } from '../policy/capabilities.js';
 import { loadRules } from '../store/policy.js';
@@ -115,7 +115,8 @@ export async function updateChannelPartial(
 /** Capabilities are per viewer: each member's connections get their own list (chat-spec §4 capabilities changed). */
 async function stageCapabilitiesChanged(q: Queryable, out: Outbox, channel: ChannelRow): Promise<void> {
   const { rows } = await q.query<MemberRow & { role: string }>(
-    `SELECT m.*, u.role FROM chat_members m JOIN chat_users u ON u.id = m.user_id WHERE m.cid = $1`,
+    `SELECT m.*, u.role FROM chat_members m JOIN chat_users u ON u.id = m.user_id
+      WHERE m.cid = $1 AND ${readerSql('m')}`,
     [channel.cid],
   );
   const now = new Date().toISOString();
@@ -178,8 +179,11 @@ export async function addMembers(
     if (missing.length) throw inputError(`users ${missing.join(', ')} don't exist`);
     const added: string[] = [];
     for (const id of ids) {
+      // Adding a pending invitee makes them a full member.
       const r = await q.query(
-        'INSERT INTO chat_members (cid, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        `INSERT INTO chat_members (cid, user_id) VALUES ($1, $2)
+         ON CONFLICT (cid, user_id) DO UPDATE SET invited = false, invite_rejected_at = NULL, updated_at = now()
+           WHERE chat_members.invited AND chat_members.invite_accepted_at IS NULL`,
         [cid, id],
       );
       if (r.rowCount > 0) added.push(id);
@@ -204,7 +208,8 @@ export async function removeMembers(
     await lockChannel(q, cid);
     const audience = await memberIds(q, cid);
     for (const id of new Set(userIds)) {
-      if (!audience.includes(id)) continue;
+      // Any member row goes, pending invites included (removing one cancels the invite).
+      if (!(await getMember(q, cid, id))) continue;
       await stageMemberEvent(q, out, cid, id, 'removed', audience);
       await q.query('DELETE FROM chat_members WHERE cid = $1 AND user_id = $2', [cid, id]);
     }

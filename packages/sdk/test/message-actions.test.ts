@@ -1,43 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { ChatClient } from '../src/index.js';
-
-/**
- * The parts of the server's test helper this suite uses. The helper lives in the server package,
- * which references the SDK's TypeScript project, so it is loaded at run time rather than imported.
- */
-interface TestServer {
-  url: string;
-  config: { chatApiKey: string };
-  app: {
-    chat: {
-      server: {
-        createToken(userId: string): Promise<string>;
-        upsertUsers(users: { id: string; name?: string }[]): Promise<unknown>;
-      };
-    };
-  };
-  close(): Promise<void>;
-}
-const helperPath = '../../server/test/helpers/server.js';
-
-async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import type { ChatClient } from '../src/index.js';
+import { connectTo, serverHelper, until, type TestServer } from './support.js';
 
 describe('message actions and threads against the real server on PostgreSQL', () => {
   let server: TestServer;
   const clients: ChatClient[] = [];
 
   beforeAll(async () => {
-    const helper = (await import(/* @vite-ignore */ helperPath)) as {
-      startTestServer(): Promise<TestServer>;
-    };
-    server = await helper.startTestServer();
+    server = await (await serverHelper()).startTestServer();
     await server.app.chat.server.upsertUsers([
       { id: 'maria', name: 'Maria' },
       { id: 'chloe', name: 'Chloe' },
@@ -50,13 +20,8 @@ describe('message actions and threads against the real server on PostgreSQL', ()
   });
 
   async function connect(id: string): Promise<ChatClient> {
-    const client = new ChatClient({
-      apiKey: server.config.chatApiKey,
-      baseUrl: `${server.url}/chat`,
-      WebSocket,
-    });
+    const client = await connectTo(server, id);
     clients.push(client);
-    await client.connectUser({ id }, () => server.app.chat.server.createToken(id));
     return client;
   }
 

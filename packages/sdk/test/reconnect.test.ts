@@ -1,40 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ChatClient } from '../src/index.js';
-
-/** See two-clients.test.ts: the server's helper is loaded at run time. */
-interface TestServer {
-  url: string;
-  config: { chatApiKey: string };
-  app: {
-    chat: {
-      server: {
-        createToken(userId: string): Promise<string>;
-        upsertUsers(users: { id: string; name?: string }[]): Promise<unknown>;
-      };
-    };
-  };
-  close(): Promise<void>;
-}
-const helperPath = '../../server/test/helpers/server.js';
-
-async function until(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { serverHelper, until, type TestServer } from './support.js';
 
 describe('SDK against the real server: network cut and read state', () => {
   let server: TestServer;
   const clients: ChatClient[] = [];
 
   beforeAll(async () => {
-    const helper = (await import(/* @vite-ignore */ helperPath)) as {
-      startTestServer(): Promise<TestServer>;
-    };
-    server = await helper.startTestServer();
+    server = await (await serverHelper()).startTestServer();
     await server.app.chat.server.upsertUsers([{ id: 'noah' }, { id: 'gary' }]);
   });
 

@@ -42,6 +42,11 @@ export interface ChatServerApi {
   /** Partial update of channel data (custom fields, frozen, cooldown, name). Emits `channel.updated`. */
   updateChannelPartial(cid: string, set: Record<string, unknown>, unset?: string[]): Promise<Channel>;
   addMembers(cid: string, userIds: string[]): Promise<void>;
+  /**
+   * Makes existing members channel moderators (role `channel_moderator`: slow mode, freeze, anyone's messages),
+   * as `add_moderators` on `POST /channels/{type}/{id}` does. Idempotent.
+   */
+  addModerators(cid: string, userIds: string[]): Promise<void>;
   removeMembers(cid: string, userIds: string[]): Promise<void>;
   /** Channels matching a query-channels filter, as seen by the server (no capabilities). */
   queryChannels(filter: Record<string, unknown>, limit?: number): Promise<Channel[]>;

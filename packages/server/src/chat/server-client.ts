@@ -2,6 +2,7 @@ import type { Channel } from '@caseroom/protocol';
 import { addMembers, removeMembers, updateChannelPartial } from './actions/channel-update.js';
 import { doGetOrCreateChannel } from './actions/channel-create.js';
 import { findChannels } from './actions/channels.js';
+import { assignRoles } from './actions/members.js';
 import { sendMessage } from './actions/message-send.js';
 import { upsertUsers } from './actions/users.js';
 import { signChatToken } from './auth.js';
@@ -52,6 +53,13 @@ export function createServerApi(ctx: ChatContext): ChatServerApi {
     updateChannelPartial: (cid, set, unset) => updateChannelPartial(ctx, SERVER, cid, set, unset),
     addMembers: (cid, userIds) => addMembers(ctx, SERVER, cid, userIds),
     removeMembers: (cid, userIds) => removeMembers(ctx, SERVER, cid, userIds),
+    addModerators: (cid, userIds) =>
+      assignRoles(
+        ctx,
+        SERVER,
+        cid,
+        userIds.map((user_id) => ({ user_id, channel_role: 'channel_moderator' })),
+      ),
     async queryChannels(filter, limit = 25) {
       const rows = await findChannels(ctx, SERVER, filter, undefined, limit, 0);
       return rows.map((row) => presentChannel(row, undefined));

@@ -2,7 +2,7 @@ import { ChatStartData, type Contact } from '@caseroom/protocol';
 import type { ChatUserInput } from '../../chat/server-api.js';
 import { loadContacts } from '../contacts/queries.js';
 import { ProductError } from '../errors.js';
-import { chatUserFor } from '../users/chat-user.js';
+import { chatUserFor, teamMemberIds } from '../users/chat-user.js';
 import { authorizeCaseplan } from './authorize.js';
 import type { CallableDeps } from './deps.js';
 import { defineCallable } from './registry.js';
@@ -110,6 +110,9 @@ export function startChatCallable({ chat }: CallableDeps) {
         },
         caller.uid,
       );
+      // Team members moderate product chats (a team-member creator too: moderators hold the owner's rights).
+      const moderators = teamMemberIds(s.chatUsers, s.team).filter((id) => s.members.includes(id));
+      if (moderators.length) await chat.addModerators(channel.cid, moderators);
       return { cid: channel.cid, id: channel.id, type: channel.type };
     },
   });

@@ -1,7 +1,7 @@
 import type { ChatServerApi, ChatUserInput } from '../../chat/server-api.js';
 import type { Db, Queryable } from '../../platform/db.js';
 import type { Auth } from '../auth/auth.js';
-import { chatUserFor } from '../users/chat-user.js';
+import { chatUserFor, teamMemberIds } from '../users/chat-user.js';
 import { ensureProfile, findUserIdByEmail } from '../users/profiles.js';
 import {
   DEMO_CASEPLANS,
@@ -142,6 +142,16 @@ async function seedChat(
     },
     users.admin,
   );
+  // Team members moderate the chats the product creates (see teamMemberIds).
+  const moderators = (cid: string, members: string[]) =>
+    chat.addModerators(
+      cid,
+      teamMemberIds(chatUsers, orgId).filter((id) => members.includes(id)),
+    );
+  await moderators(
+    group.cid,
+    DEMO_PEOPLE.map((p) => users[p.key]),
+  );
   if (!group.last_message_at) {
     for (const [i, m] of DEMO_GROUP_MESSAGES.entries()) {
       await chat.sendMessage(group.cid, users[m.from], { id: demoId(`message:group:${i}`), text: m.text });
@@ -161,6 +171,7 @@ async function seedChat(
     },
     users.maria,
   );
+  await moderators(direct.cid, [users.maria, users.chloe]);
   if (!direct.last_message_at) {
     for (const [i, m] of DEMO_DIRECT_MESSAGES.entries()) {
       await chat.sendMessage(direct.cid, users[m.from], { id: demoId(`message:direct:${i}`), text: m.text });

@@ -36,3 +36,14 @@ export async function chatUserFor(q: Queryable, uid: string): Promise<ChatUserIn
     guestOf: row.guest_of,
   };
 }
+
+/**
+ * The team members among a channel's users: neither client nor guest of the channel's team (product-spec §6).
+ * Product decision: they moderate the chats the product creates (slow mode, freeze, others' messages); clients
+ * and guests stay plain members.
+ */
+export function teamMemberIds(users: ChatUserInput[], team: string): string[] {
+  const of = (u: ChatUserInput, field: 'clientOf' | 'guestOf') =>
+    Array.isArray(u[field]) && (u[field] as unknown[]).includes(team);
+  return users.filter((u) => !of(u, 'clientOf') && !of(u, 'guestOf')).map((u) => u.id);
+}

@@ -182,3 +182,39 @@ describe('threads', () => {
     expect((await noah.call('POST', '/threads', { next: 'garbage' })).status).toBe(400);
   });
 });
+
+describe('delivery reports', () => {
+  it('POST /channels/delivered records the newest delivered message and emits message.delivered', async () => {
+    await send(maria, 'd-1');
+    await send(maria, 'd-2');
+    const socket = await openSocket(server, { token: maria.token });
+    const res = await noah.call('POST', '/channels/delivered', {
+      latest_delivered_messages: [
+        { cid: 'messaging:extra', id: 'd-2' },
+        { cid: 'messaging:private', id: 'd-1' },
+        { cid: 'messaging:extra', id: 'nope' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(await socket.next('message.delivered')).toMatchObject({
+      cid: 'messaging:extra',
+      user: { id: 'noah' },
+      last_delivered_message_id: 'd-2',
+    });
+    // An older report does not move it back.
+    await noah.call('POST', '/channels/delivered', {
+      latest_delivered_messages: [{ cid: 'messaging:extra', id: 'd-1' }],
+    });
+    expect(await socket.receives('message.delivered', 200)).toBe(false);
+    const state = await maria.call('POST', '/channels/messaging/extra/query', {});
+    const read = (
+      state.body.read as Array<{ user: { id: string }; last_delivered_message_id?: string }>
+    ).find((r) => r.user.id === 'noah');
+    expect(read?.last_delivered_message_id).toBe('d-2');
+    const many = Array.from({ length: 101 }, () => ({ cid: 'messaging:extra', id: 'd-1' }));
+    expect((await noah.call('POST', '/channels/delivered', { latest_delivered_messages: many })).status).toBe(
+      400,
+    );
+    await socket.close();
+  });
+});

@@ -82,6 +82,10 @@ export const FlagRequest = z.looseObject({
 });
 export const MessageIdsQuery = z.looseObject({ ids: z.string().min(1) });
 export const PinnedMessagesQuery = z.looseObject({ limit: count.optional(), offset: count.optional() });
+/** `POST /chat/channels/delivered`: the newest delivered message per channel (at most 100). */
+export const DeliveredRequest = z.object({
+  latest_delivered_messages: z.array(z.object({ cid: z.string(), id: z.string() })).max(100),
+});
 export const UnreadBatchRequest = z.object({ user_ids: z.array(z.string()).min(1).max(100) });
 
 export const UserQueryPayload = z.object({

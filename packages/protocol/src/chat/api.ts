@@ -162,6 +162,15 @@ export const CHAT_ENDPOINTS: readonly ChatEndpoint[] = [
     response: z.object({ channel: Channel.optional() }),
   }),
   ep('POST', '/chat/channels/read', 'Marks every channel of the caller read.', { response: Empty }),
+  ep(
+    'POST',
+    '/chat/channels/delivered',
+    'Batched delivery reports (newest message per channel, at most 100).',
+    {
+      body: R.DeliveredRequest,
+      response: Empty,
+    },
+  ),
   ep('POST', '/chat/moderation/mute/channel', 'Mutes channels for the caller (expiration in ms).', {
     body: R.MuteChannelRequest,
   }),

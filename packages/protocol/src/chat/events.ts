@@ -64,6 +64,15 @@ export const ChannelEvent = z.looseObject({
   clear_history: z.boolean().optional(),
 });
 
+/** A member's devices received messages up to `last_delivered_message_id` (delivery reports). */
+export const DeliveredEvent = z.looseObject({
+  ...base,
+  type: z.literal('message.delivered'),
+  cid: z.string(),
+  last_delivered_message_id: z.string(),
+  last_delivered_at: z.string(),
+});
+
 /** A viewer's `own_capabilities` changed (channel frozen or unfrozen, slow mode set); sent to each member. */
 export const CapabilitiesChangedEvent = z.looseObject({
   ...base,
@@ -151,6 +160,7 @@ export const ChatEvent = z.union([
   MemberEvent,
   NotificationEvent,
   ReadEvent,
+  DeliveredEvent,
   TypingEvent,
   UserEvent,
   ThreadUpdatedEvent,

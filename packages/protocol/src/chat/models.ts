@@ -141,6 +141,8 @@ export const ReadState = z.object({
   last_read: IsoDate,
   last_read_message_id: z.string().optional(),
   unread_messages: z.number(),
+  last_delivered_at: IsoDate.optional(),
+  last_delivered_message_id: z.string().optional(),
 });
 export type ReadState = z.infer<typeof ReadState>;
 

@@ -103,5 +103,7 @@ export function presentRead(row: MemberWithUser): ReadState {
     last_read: iso(row.last_read),
     ...(row.last_read_message_id ? { last_read_message_id: row.last_read_message_id } : {}),
     unread_messages: row.unread_count,
+    ...(row.last_delivered_at ? { last_delivered_at: iso(row.last_delivered_at) } : {}),
+    ...(row.last_delivered_message_id ? { last_delivered_message_id: row.last_delivered_message_id } : {}),
   };
 }

@@ -1,15 +1,22 @@
-import { FlagRequest, MessageIdsQuery, PinnedMessagesQuery, UnreadBatchRequest } from '@caseroom/protocol';
+import {
+  DeliveredRequest,
+  FlagRequest,
+  MessageIdsQuery,
+  PinnedMessagesQuery,
+  SearchRequest,
+  UnreadBatchRequest,
+} from '@caseroom/protocol';
 import type { FastifyInstance } from 'fastify';
 import { checkChannelRef } from '../actions/channel-create.js';
 import { flagMessage, getMessages, listPinned, undeleteMessage } from '../actions/message-moderation.js';
+import { markDelivered } from '../actions/delivery.js';
 import { searchMessages } from '../actions/search.js';
 import { markAllRead, myUnread, unreadBatch } from '../actions/unread.js';
-import { SearchRequest } from '@caseroom/protocol';
 import type { ChatContext } from '../context.js';
 import { inputError } from '../errors.js';
 import { actorOf, parse, type ChannelParams } from './pipeline.js';
 
-/** Flag, undelete, get many, pinned messages and unread counts (chat-spec §7 Messages, Users). */
+/** Flag, undelete, get many, pinned messages, delivery reports and unread counts (chat-spec §7 Messages, Users). */
 export function messageExtraRoutes(http: FastifyInstance, ctx: ChatContext): void {
   http.post('/moderation/flag', async (req) => {
     const body = parse(FlagRequest, req.body);
@@ -48,4 +55,7 @@ export function messageExtraRoutes(http: FastifyInstance, ctx: ChatContext): voi
     unreadBatch(ctx, actorOf(req), parse(UnreadBatchRequest, req.body).user_ids),
   );
   http.post('/channels/read', async (req) => markAllRead(ctx, actorOf(req)));
+  http.post('/channels/delivered', async (req) =>
+    markDelivered(ctx, actorOf(req), parse(DeliveredRequest, req.body).latest_delivered_messages),
+  );
 }

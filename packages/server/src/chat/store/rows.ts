@@ -75,6 +75,7 @@ export interface MemberRow {
   last_read_message_id: string | null;
   unread_count: number;
   last_delivered_at: Date | null;
+  last_delivered_message_id?: string | null;
   hidden: boolean;
   muted: boolean;
   mute_expires: Date | null;

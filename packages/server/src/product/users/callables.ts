@@ -3,7 +3,7 @@ import type { ChatServerApi } from '../../chat/server-api.js';
 import { defineCallable } from '../callables/registry.js';
 import { ProductError } from '../errors.js';
 import { chatUserFor } from './chat-user.js';
-import { loadAccount } from './profiles.js';
+import { ensureProfile, hasUserRecord } from './profiles.js';
 import { createUser, registerDevice, unregisterDevice, updateLastLogin, updateUser } from './records.js';
 
 /** An account is new when its sign-in came less than this after its creation (product-spec §4, §9). */
@@ -117,10 +117,13 @@ export function userCallables(chat: ChatServerApi) {
           return { refused: account.email } as const;
         }
       }
-      if (isNew) {
-        await createUser(q, caller.uid, { name: account.name, photo: account.image });
-      } else await updateLastLogin(q, caller.uid);
-      if (!(await loadAccount(q, caller.uid))) throw new ProductError('internal', 'User not created');
+      if (isNew) await createUser(q, caller.uid, { name: account.name, photo: account.image });
+      // A known account whose record is missing (the session hook only logs its failures) gets one now.
+      else {
+        await ensureProfile(q, caller.uid);
+        await updateLastLogin(q, caller.uid);
+      }
+      if (!(await hasUserRecord(q, caller.uid))) throw new ProductError('internal', 'User not created');
       return { isNew };
     },
     afterCommit: async (caller, staged) => {

@@ -39,6 +39,12 @@ export async function ensureProfile(q: Queryable, uid: string): Promise<void> {
   );
 }
 
+/** Whether the user record (`profiles` row) of `uid` exists. */
+export async function hasUserRecord(q: Queryable, uid: string): Promise<boolean> {
+  const { rows } = await q.query('SELECT 1 FROM profiles WHERE id = $1', [uid]);
+  return rows.length > 0;
+}
+
 /** The account and user record of `uid`, or undefined when the account does not exist. */
 export async function loadAccount(q: Queryable, uid: string): Promise<AccountRow | undefined> {
   const { rows } = await q.query<AccountRow>(

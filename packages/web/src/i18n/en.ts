@@ -37,6 +37,7 @@ export const en = {
   'login.social.signUp.google': 'Sign up with Google',
   'login.social.signUp.microsoft': 'Sign up with Microsoft',
   'login.social.signUp.apple': 'Sign up with Apple',
+  'login.social.unavailable': 'The other ways to sign in could not be loaded.',
   'login.language': 'Language',
 
   'signUp.title': 'Create your Caseroom account',

@@ -30,6 +30,7 @@ export const nb: Partial<Record<MessageKey, string>> = {
   'login.social.google': 'Logg inn med Google',
   'login.social.microsoft': 'Logg inn med Microsoft',
   'login.social.apple': 'Logg inn med Apple',
+  'login.social.unavailable': 'De andre måtene å logge inn på kunne ikke lastes.',
   'login.language': 'Språk',
   'signUp.title': 'Opprett en Caseroom-konto',
   'signUp.name': 'Navnet ditt',

@@ -13,7 +13,7 @@ import { CaseplanStats } from './CaseplanStats';
 import { CustomFieldsForm } from './CustomFieldsForm';
 import { ActionForm, Field, LoadState, text } from './ui';
 import { useLoad } from './useLoad';
-import { canEditCaseplan } from './viewer';
+import { canEditCaseplan, isOrgAdminOf } from './viewer';
 
 /**
  * Opening a plan's page opens the plan (product-spec §4): once the session holds it (waiting at most
@@ -64,6 +64,8 @@ function CaseplanView({ plan, reload }: { plan: Caseplan; reload: () => void }) 
   const org =
     organizations.status === 'ready' ? organizations.data.find((o) => o.id === plan.organization) : undefined;
   const canEdit = canEditCaseplan(plan, org, uid);
+  // docs/permissions.md `caseplans.close`: organization admins only (the payload carries no capabilities).
+  const canClose = isOrgAdminOf(org, uid);
   const people = contacts.status === 'ready' ? contacts.data : [];
   const nameOf = (uid: string) => people.find((c) => c.id === uid)?.name ?? uid;
   return (
@@ -91,10 +93,23 @@ function CaseplanView({ plan, reload }: { plan: Caseplan; reload: () => void }) 
       <CaseplanChats caseplanId={plan.id} />
       <CaseplanEvents plan={plan} nameOf={nameOf} canEdit={canEdit} />
       {canEdit ? <CaseplanStats key={plan.updated} plan={plan} nameOf={nameOf} /> : null}
-      <h2>{plan.closed ? t('domain.caseplan.reopen') : t('domain.caseplan.close')}</h2>
+      {canClose ? <CloseForm plan={plan} reload={reload} /> : null}
+    </>
+  );
+}
+
+/** Close with an optional reason, or reopen (product-spec §4 case-plan lifecycle). */
+function CloseForm({ plan, reload }: { plan: Caseplan; reload: () => void }) {
+  const title = plan.closed ? t('domain.caseplan.reopen') : t('domain.caseplan.close');
+  return (
+    <section className="domain-section domain-danger" aria-labelledby="caseplan-close-title">
+      <h2 id="caseplan-close-title">{title}</h2>
+      <p className="muted">
+        {plan.closed ? t('domain.caseplan.reopenHint') : t('domain.caseplan.closeHint')}
+      </p>
       <ActionForm
-        label={plan.closed ? t('domain.caseplan.reopen') : t('domain.caseplan.close')}
-        submit={plan.closed ? t('domain.caseplan.reopen') : t('domain.caseplan.close')}
+        label={title}
+        submit={title}
         onSubmit={async (form) => {
           const reason = text(form, 'reason');
           await callFunction(plan.closed ? 'caseplans-reopen' : 'caseplans-close', {
@@ -108,6 +123,6 @@ function CaseplanView({ plan, reload }: { plan: Caseplan; reload: () => void }) 
           <input name="reason" maxLength={2000} />
         </Field>
       </ActionForm>
-    </>
+    </section>
   );
 }

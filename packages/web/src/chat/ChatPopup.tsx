@@ -2,6 +2,7 @@ import { useEffect, useId } from 'react';
 import type { ChatClient } from '@caseroom/sdk';
 import { Modal } from '../ui/Modal';
 import { ChannelPanel } from './channel/ChannelPanel';
+import { useKeyboardOffset } from './composer/keyboardOffset';
 
 interface ChatPopupProps {
   client: ChatClient;
@@ -17,6 +18,8 @@ interface ChatPopupProps {
  */
 export function ChatPopup({ client, viewerId, type, id, onClose }: ChatPopupProps) {
   const titleId = useId();
+  // On a native platform the input rises over the keyboard (product-spec §2).
+  const keyboard = useKeyboardOffset();
   useEffect(
     () =>
       client.activeChannel.subscribe(() => {
@@ -27,14 +30,16 @@ export function ChatPopup({ client, viewerId, type, id, onClose }: ChatPopupProp
   );
   return (
     <Modal title="" onClose={onClose} className="chat-popup" bare={{ titleId }}>
-      <ChannelPanel
-        client={client}
-        viewerId={viewerId}
-        type={type}
-        id={id}
-        onClose={onClose}
-        titleId={titleId}
-      />
+      <div className="chat-popup-body" style={keyboard ? { paddingBottom: keyboard } : undefined}>
+        <ChannelPanel
+          client={client}
+          viewerId={viewerId}
+          type={type}
+          id={id}
+          onClose={onClose}
+          titleId={titleId}
+        />
+      </div>
     </Modal>
   );
 }

@@ -1,11 +1,12 @@
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../i18n/t';
 import { useChat } from './ChatContext';
+import { NotificationList } from './notices/NotificationList';
 import { useStore } from './useStore';
 
 /**
  * The strip under the header: "connecting" while the chat starts, the start error with a retry, then the SDK's
- * notification list (chat-spec §2/§8: 'Connection failure, reconnecting now...' and the like).
+ * notification list while no channel is open (chat-spec §2/§8); an open channel panel has its own.
  */
 export function ConnectionBanner() {
   const chat = useChat();
@@ -26,23 +27,11 @@ export function ConnectionBanner() {
       </div>
     );
   }
-  return <ChatNotices client={chat.client} />;
+  return <AppNotices client={chat.client} />;
 }
 
-function ChatNotices({ client }: { client: ChatClient }) {
-  const notices = useStore(client.notifications);
-  if (notices.length === 0) return null;
-  return (
-    <ul className="notices">
-      {notices.map((notice) => (
-        <li
-          key={notice.id}
-          className={`banner banner-${notice.type === 'error' ? 'error' : 'info'}`}
-          role={notice.type === 'error' ? 'alert' : 'status'}
-        >
-          {notice.text}
-        </li>
-      ))}
-    </ul>
-  );
+/** Outside a channel the notices show under the header; an open channel shows them in its own panel. */
+function AppNotices({ client }: { client: ChatClient }) {
+  const active = useStore(client.activeChannel);
+  return active ? null : <NotificationList client={client} className="notices-app" />;
 }

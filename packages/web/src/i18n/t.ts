@@ -2,6 +2,8 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { en, type MessageKey } from './en';
 import { nb } from './nb';
+import { nbChat } from './nbChat';
+import { nbDomain } from './nbDomain';
 
 export type { MessageKey };
 
@@ -34,7 +36,7 @@ export function detectLanguage(): Language {
  * react-i18next when the language changes.
  */
 void i18next.use(initReactI18next).init({
-  resources: { en: { translation: en }, nb: { translation: nb } },
+  resources: { en: { translation: en }, nb: { translation: { ...nbDomain, ...nbChat, ...nb } } },
   lng: detectLanguage(),
   fallbackLng: 'en',
   keySeparator: false,

@@ -1,12 +1,15 @@
-import { useCallback, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { channelTitle } from '../channelInfo';
 import { Composer } from '../composer/Composer';
 import { ChannelHeader } from '../header/ChannelHeader';
+import { ChannelMenu } from '../header/ChannelMenu';
 import { MessageList } from '../list/MessageList';
+import type { ListDirection } from '../list/listDirection';
 import { MessageListContext, type MessageListContextValue } from '../list/MessageListContext';
+import { NotificationList } from '../notices/NotificationList';
 import type { ChatMessage } from '../sdkTypes';
 import { ThreadList } from '../threads/ThreadList';
 import { ThreadPanel } from '../threads/ThreadPanel';
@@ -25,6 +28,8 @@ export interface ChannelPanelProps {
   onBack?: (() => void) | undefined;
   /** The id for the title element (a popup names its dialog with it). */
   titleId?: string | undefined;
+  /** The message list's direction (default newest at the bottom). */
+  direction?: ListDirection | undefined;
 }
 
 /**
@@ -39,10 +44,18 @@ export function ChannelPanel({ client, viewerId, type, id, onClose, onBack, ...p
   const [showThreads, setShowThreads] = useState(false);
   const [atBottom, setAtBottom] = useState(true);
   const [highlightedId, setHighlightedId] = useState<string | undefined>();
+  const [jump, setJump] = useState<{ id: string; seq: number } | undefined>();
   const input = useRef<HTMLTextAreaElement>(null);
   const ownTitleId = useId();
   const titleId = props.titleId ?? ownTitleId;
   useMarkRead(channel, state, atBottom);
+  // The thread list feeds the header's unread-thread count; it is kept up by events after this load.
+  useEffect(() => {
+    client.threads.load().catch(() => undefined);
+  }, [client]);
+  const unreadThreads = threadList.threads.filter(
+    (th) => th.channel === channel && th.state.getSnapshot().unreadCount > 0,
+  ).length;
 
   const title = channelTitle(state.channel, state.members, viewerId, t('chat.channel.untitled'));
   useDocumentTitle(title);
@@ -66,6 +79,13 @@ export function ChannelPanel({ client, viewerId, type, id, onClose, onBack, ...p
       focusComposer: () => input.current?.focus(),
       openThread,
       retry: (message) => void channel.resendMessage(message).catch(() => undefined),
+      jumpToMessage: (messageId) => {
+        // From memory when held, else the page around it (chat-spec §4); the list then scrolls and highlights.
+        void channel
+          .jumpToMessage(messageId)
+          .then(() => setJump((j) => ({ id: messageId, seq: (j?.seq ?? 0) + 1 })))
+          .catch(() => undefined);
+      },
       highlightedId,
     }),
     [client, channel, viewerId, capabilities, openThread, highlightedId],
@@ -90,7 +110,8 @@ export function ChannelPanel({ client, viewerId, type, id, onClose, onBack, ...p
           onClose={onClose}
           onBack={onBack}
           threadsOpen={side !== undefined}
-          unreadThreads={threadList.unreadThreadCount}
+          unreadThreads={unreadThreads}
+          menu={<ChannelMenu client={client} channel={state.channel} />}
           onToggleThreads={() => {
             if (side) {
               client.threads.setActive(undefined);
@@ -133,9 +154,12 @@ export function ChannelPanel({ client, viewerId, type, id, onClose, onBack, ...p
                 typing={typing}
                 onAtBottomChange={setAtBottom}
                 onHighlight={setHighlightedId}
+                jump={jump}
+                direction={props.direction}
               />
             </MessageListContext.Provider>
           )}
+          <NotificationList client={client} className="notices-channel" />
           {state.channel ? (
             <Composer
               composer={channel.composer}

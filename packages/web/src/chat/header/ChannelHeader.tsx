@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import type { Channel, ChannelMember, ChatUser } from '@caseroom/protocol';
 import { t } from '../../i18n/t';
 import { BackIcon, CloseIcon, PeopleIcon, ThreadIcon } from '../../ui/icons';
@@ -21,6 +21,8 @@ interface ChannelHeaderProps {
   threadsOpen: boolean;
   unreadThreads: number;
   onToggleThreads: () => void;
+  /** The channel's menu (slow mode, for moderators), before the close icon. */
+  menu?: ReactNode;
 }
 
 /**
@@ -100,6 +102,7 @@ export function ChannelHeader(props: ChannelHeaderProps) {
           <ThreadIcon />
           {props.unreadThreads > 0 ? <span className="dot-badge">{props.unreadThreads}</span> : null}
         </button>
+        {props.menu}
         {onClose ? (
           <button type="button" className="icon-button" aria-label={t('chat.popup.close')} onClick={onClose}>
             <CloseIcon />

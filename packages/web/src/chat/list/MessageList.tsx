@@ -1,13 +1,14 @@
 import { forwardRef, useCallback, useEffect, useMemo, useRef, useState, type HTMLAttributes } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type { ChatUser, ReadState } from '@caseroom/protocol';
-import { groupPositions } from '@caseroom/sdk';
+import { groupPositions, readBy, readByNames, withSeparators, type MessageListItem } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { MessageBubble } from '../message/MessageBubble';
 import type { ChatMessage } from '../sdkTypes';
 import { JumpToLatest, UnreadNotice } from './ListOverlays';
 import { ListPlaceholder, LoadingRow } from './ListSkeleton';
-import { listItems, readByNames, type ListItem } from './listItems';
+import { rowsInDirection, type ListDirection } from './listDirection';
+import { dateLabels } from './listLabels';
 import { TypingIndicator } from './TypingIndicator';
 
 /** chat-spec §9: a jumped-to message is highlighted for 1000 ms. */
@@ -38,9 +39,11 @@ export interface MessageListProps {
   /** A message to scroll to and highlight (the seq makes repeats count). */
   jump?: { id: string; seq: number } | undefined;
   onHighlight: (id: string | undefined) => void;
+  /** Newest at the bottom (default) or at the top. */
+  direction?: ListDirection | undefined;
 }
 
-type Row = ListItem<ChatMessage>;
+type Row = MessageListItem<ChatMessage>;
 
 /**
  * A virtualized message list (react-virtuoso) over the SDK's message window (chat-spec §2, §4): date and unread
@@ -49,6 +52,8 @@ type Row = ListItem<ChatMessage>;
  */
 export function MessageList(props: MessageListProps) {
   const { messages, viewerId, mode } = props;
+  const direction = props.direction ?? 'bottom-to-top';
+  const newestFirst = direction === 'top-to-bottom';
   const list = useRef<VirtuosoHandle>(null);
   const [atBottom, setAtBottom] = useState(true);
   const [dismissed, setDismissed] = useState(false);
@@ -57,8 +62,15 @@ export function MessageList(props: MessageListProps) {
 
   const items = useMemo(
     () =>
-      listItems(messages, { lastReadMessageId: dismissed ? undefined : props.lastReadMessageId, viewerId }),
-    [messages, props.lastReadMessageId, dismissed, viewerId],
+      rowsInDirection(
+        withSeparators(messages, {
+          ...(props.lastReadMessageId && !dismissed ? { lastReadMessageId: props.lastReadMessageId } : {}),
+          ownUserId: viewerId,
+          labels: dateLabels(),
+        }),
+        direction,
+      ),
+    [messages, props.lastReadMessageId, dismissed, viewerId, direction],
   );
   const positions = useMemo(
     () =>
@@ -68,7 +80,7 @@ export function MessageList(props: MessageListProps) {
   const readByText = useReadBy(messages, props.read, viewerId, mode);
   const firstItemIndex = useFirstItemIndex(items);
   const unreadIndex = items.findIndex((i) => i.kind === 'unread');
-  const unreadCount = unreadIndex >= 0 ? (items[unreadIndex] as { count: number }).count : 0;
+  const unreadCount = unreadIndex >= 0 ? (items[unreadIndex] as { unreadCount: number }).unreadCount : 0;
 
   // Count what arrives while the reader is away from the bottom.
   const lastId = messages.at(-1)?.id;
@@ -100,7 +112,9 @@ export function MessageList(props: MessageListProps) {
   const toLatest = async () => {
     setNewWhileAway(0);
     if (props.hasNext) await props.onJumpToLatest();
-    list.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'auto' });
+    list.current?.scrollToIndex(
+      newestFirst ? { index: 0, align: 'start' } : { index: 'LAST', align: 'end', behavior: 'auto' },
+    );
   };
 
   if (messages.length === 0) {
@@ -112,7 +126,16 @@ export function MessageList(props: MessageListProps) {
     );
   }
 
-  const initialIndex = unreadIndex >= 0 ? unreadIndex : items.length - 1;
+  const initialIndex = unreadIndex >= 0 ? unreadIndex : newestFirst ? 0 : items.length - 1;
+  const loadOlder = () => {
+    if (props.hasPrev && !props.loadingTop) props.onLoadPrev();
+  };
+  const loadNewer = () => {
+    if (props.hasNext && !props.loadingBottom) props.onLoadNext();
+  };
+  const olderRow = props.loadingTop ? <LoadingRow label={t('chat.list.loadingOlder')} /> : null;
+  const newerRow = props.loadingBottom ? <LoadingRow label={t('chat.list.loadingNewer')} /> : null;
+  const edge = <div className="list-edge" />;
   return (
     <div className="message-list-wrap">
       {unreadCount > 0 && !dismissed && !unreadVisible ? (
@@ -126,6 +149,7 @@ export function MessageList(props: MessageListProps) {
         className="message-log"
         role="log"
         aria-label={mode === 'main' ? t('chat.messages.label') : t('chat.thread.messages')}
+        data-direction={direction}
       >
         <Virtuoso<Row>
           ref={list}
@@ -134,44 +158,36 @@ export function MessageList(props: MessageListProps) {
           firstItemIndex={firstItemIndex}
           initialTopMostItemIndex={{
             index: Math.max(0, initialIndex),
-            align: unreadIndex >= 0 ? 'start' : 'end',
+            align: unreadIndex >= 0 || newestFirst ? 'start' : 'end',
           }}
           computeItemKey={(_, item) => item.key}
-          alignToBottom
-          followOutput={(bottom) => (bottom || isOwn(messages.at(-1), viewerId) ? 'auto' : false)}
+          alignToBottom={!newestFirst}
+          followOutput={(bottom) =>
+            !newestFirst && (bottom || isOwn(messages.at(-1), viewerId)) ? 'auto' : false
+          }
           atBottomThreshold={60}
-          atBottomStateChange={(bottom) => {
-            setAtBottom(bottom);
-            if (bottom) setNewWhileAway(0);
-            props.onAtBottomChange?.(bottom);
+          atTopThreshold={60}
+          // "At the newest end": the bottom, or the top when the newest come first.
+          {...{
+            [newestFirst ? 'atTopStateChange' : 'atBottomStateChange']: (atNewest: boolean) => {
+              setAtBottom(atNewest);
+              if (atNewest) setNewWhileAway(0);
+              props.onAtBottomChange?.(atNewest);
+            },
           }}
           rangeChanged={({ startIndex, endIndex }) => {
             if (unreadIndex < 0) return;
             const at = firstItemIndex + unreadIndex;
             setUnreadVisible(at >= startIndex && at <= endIndex);
           }}
-          startReached={() => {
-            if (props.hasPrev && !props.loadingTop) props.onLoadPrev();
-          }}
-          endReached={() => {
-            if (props.hasNext && !props.loadingBottom) props.onLoadNext();
-          }}
+          startReached={newestFirst ? loadNewer : loadOlder}
+          endReached={newestFirst ? loadOlder : loadNewer}
           increaseViewportBy={{ top: 400, bottom: 200 }}
           components={{
             List: RowList,
             Item: RowItem,
-            Header: () =>
-              props.loadingTop ? (
-                <LoadingRow label={t('chat.list.loadingOlder')} />
-              ) : (
-                <div className="list-edge" />
-              ),
-            Footer: () =>
-              props.loadingBottom ? (
-                <LoadingRow label={t('chat.list.loadingNewer')} />
-              ) : (
-                <div className="list-edge" />
-              ),
+            Header: () => (newestFirst ? newerRow : olderRow) ?? edge,
+            Footer: () => (newestFirst ? olderRow : newerRow) ?? edge,
           }}
           itemContent={(_, item) => <RowContent item={item} position={positions} readBy={readByText} />}
         />
@@ -269,12 +285,13 @@ function useReadBy(
     if (mode !== 'main') return undefined;
     const own = [...messages].reverse().find((m) => isOwn(m, viewerId) && m.status === 'received');
     if (!own) return undefined;
-    const at = Date.parse(own.created_at);
-    const names = Object.values(read)
-      .filter((r) => r.user.id !== viewerId && Date.parse(r.last_read) >= at)
-      .map((r) => r.user.name?.split(/\s+/)[0] || r.user.id);
-    if (names.length === 0) return undefined;
-    const { names: shown, rest } = readByNames(names);
+    const readers = readBy(own, read, viewerId).map((u) => ({
+      id: u.id,
+      name: u.name?.split(/\s+/)[0] || u.id,
+    }));
+    if (readers.length === 0) return undefined;
+    const { names, rest } = readByNames(readers);
+    const shown = names.join(', ');
     return {
       id: own.id,
       text:

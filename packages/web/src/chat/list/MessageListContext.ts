@@ -14,6 +14,8 @@ export interface MessageListContextValue {
   focusComposer: () => void;
   openThread: (message: ChatMessage) => void;
   retry: (message: ChatMessage) => void;
+  /** Scrolls to a message (loading the page around it when needed) and highlights it: a quote's click. */
+  jumpToMessage: (id: string) => void;
   /** The message highlighted after a jump (chat-spec §4: cleared after 1000 ms). */
   highlightedId: string | undefined;
 }

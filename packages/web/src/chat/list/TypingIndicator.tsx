@@ -1,6 +1,6 @@
 import type { ChatUser } from '@caseroom/protocol';
 import { t } from '../../i18n/t';
-import { typingKey } from './listItems';
+import { typingKey } from './listLabels';
 
 /** "Ann is typing…", "Ann and Bob are typing…", "Ann, Bob and 2 others are typing…" (chat-spec §9). */
 export function TypingIndicator({ users }: { users: readonly ChatUser[] }) {

@@ -1,8 +1,7 @@
 import { memo, useState } from 'react';
-import type { GroupPosition } from '@caseroom/sdk';
+import { formatMessageTime, type GroupPosition } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { formatFullTime, initialOf } from '../format';
-import { messageTime } from '../list/dates';
 import { useMessageListContext } from '../list/MessageListContext';
 import type { ChatMessage } from '../sdkTypes';
 import { failureKind } from './messageActions';
@@ -68,12 +67,14 @@ export const MessageBubble = memo(function MessageBubble({ message, position, re
           <div className="message-meta">
             <span className="message-sender">{own ? t('chat.message.you') : sender}</span>
             <time dateTime={message.created_at} title={formatFullTime(message.created_at)}>
-              {messageTime(message.created_at)}
+              {formatMessageTime(message.created_at)}
             </time>
           </div>
         ) : null}
         <div className="message-body">
-          {message.quoted_message && !deleted ? <QuotedMessage message={message.quoted_message} /> : null}
+          {message.quoted_message && !deleted ? (
+            <QuotedMessage message={message.quoted_message} onJump={ctx.jumpToMessage} />
+          ) : null}
           {deleted ? (
             <p className="message-text message-deleted-text">{t('chat.message.deleted')}</p>
           ) : (

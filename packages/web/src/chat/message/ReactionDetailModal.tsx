@@ -7,34 +7,40 @@ import { useMessageListContext } from '../list/MessageListContext';
 import type { ChatMessage } from '../sdkTypes';
 import { reactionEmoji } from './messageActions';
 import { reactionName } from './ReactionsBar';
-import { queryReactions, REACTIONS_PAGE } from './reactionsQuery';
 
 /**
  * The reaction detail modal (chat-spec §2): the reaction types as tabs, the reacting users page by page,
  * a load-more button (and loading when scrolled within 1 px of the bottom). "Error loading reactions"
  * clears the selected type.
  */
+/** Users per page in the reaction detail modal. */
+const REACTIONS_PAGE = 25;
+
 export function ReactionDetailModal({ message, onClose }: { message: ChatMessage; onClose: () => void }) {
   const { client } = useMessageListContext();
   const types = Object.entries(message.reaction_counts).filter(([, n]) => n > 0);
   const [type, setType] = useState<string | undefined>(undefined);
   const [reactions, setReactions] = useState<Reaction[]>([]);
-  const [hasMore, setHasMore] = useState(false);
+  const [next, setNext] = useState<string | undefined>();
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState(false);
 
   const load = useCallback(
-    async (offset: number, selected: string | undefined) => {
+    async (after: string | undefined, selected: string | undefined) => {
       setLoading(true);
       setError(false);
       try {
-        const page = await queryReactions(client, message.id, { offset, type: selected });
-        setReactions((prev) => (offset === 0 ? page : [...prev, ...page]));
-        setHasMore(page.length === REACTIONS_PAGE);
+        // The SDK shows "Error loading reactions" itself when the query fails.
+        const page = await client.messageActions.queryReactions(message.id, {
+          limit: REACTIONS_PAGE,
+          ...(selected ? { type: selected } : {}),
+          ...(after ? { next: after } : {}),
+        });
+        setReactions((prev) => (after ? [...prev, ...page.reactions] : page.reactions));
+        setNext(page.next);
       } catch {
         setError(true);
         setType(undefined);
-        client.notifications.add({ text: t('chat.reactions.loadError'), type: 'error' });
       } finally {
         setLoading(false);
       }
@@ -43,11 +49,11 @@ export function ReactionDetailModal({ message, onClose }: { message: ChatMessage
   );
 
   useEffect(() => {
-    void load(0, type);
+    void load(undefined, type);
   }, [load, type]);
 
   const more = () => {
-    if (hasMore && !loading) void load(reactions.length, type);
+    if (next && !loading) void load(next, type);
   };
 
   return (
@@ -101,7 +107,7 @@ export function ReactionDetailModal({ message, onClose }: { message: ChatMessage
           {t('app.loading')}
         </p>
       ) : null}
-      {hasMore && !loading ? (
+      {next && !loading ? (
         <button type="button" className="button button-small" onClick={more}>
           {t('chat.reactions.loadMore')}
         </button>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo } from 'react';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { CloseIcon } from '../../ui/icons';
@@ -13,26 +13,20 @@ interface ThreadListProps {
 }
 
 /**
- * The threads of this channel with unread badges (chat-spec §2). From the SDK's thread list (`POST /threads`)
- * when the server answers it; until then from the parents with replies in the loaded messages, whose unread
- * counts the SDK keeps from events.
+ * The threads of this channel with unread badges (chat-spec §2), from the SDK's thread list
+ * (`client.threads`, `POST /chat/threads`), reloaded when the panel opens; "Load more" pages on.
  */
 export function ThreadList({ client, channel, onOpen, onClose }: ThreadListProps) {
   const titleId = useId();
   const listState = useStore(client.threads.state);
-  const channelState = useStore(channel.state);
-  const [fallback, setFallback] = useState(false);
   useEffect(() => {
-    client.threads.load().catch(() => setFallback(true));
+    client.threads.load().catch(() => undefined);
   }, [client]);
 
-  const threads: ThreadHandle[] = useMemo(() => {
-    if (!fallback) return listState.threads.filter((th) => th.channel === channel);
-    return channelState.messages
-      .filter((m) => m.reply_count > 0 && !m.parent_id)
-      .reverse()
-      .map((m) => client.threads.thread(m, channel));
-  }, [fallback, listState.threads, channelState.messages, client, channel]);
+  const threads: ThreadHandle[] = useMemo(
+    () => listState.threads.filter((th) => th.channel === channel),
+    [listState.threads, channel],
+  );
 
   return (
     <aside className="side-panel thread-list" aria-labelledby={titleId}>
@@ -44,9 +38,13 @@ export function ThreadList({ client, channel, onOpen, onClose }: ThreadListProps
           <CloseIcon />
         </button>
       </header>
-      {listState.status === 'loading' && !fallback ? (
+      {listState.status === 'loading' && threads.length === 0 ? (
         <p className="panel-message muted" role="status">
           {t('app.loading')}
+        </p>
+      ) : listState.status === 'error' ? (
+        <p className="panel-message inline-error" role="alert">
+          {t('chat.threads.error')}
         </p>
       ) : threads.length === 0 ? (
         <p className="panel-message muted">{t('chat.threads.empty')}</p>
@@ -57,6 +55,16 @@ export function ThreadList({ client, channel, onOpen, onClose }: ThreadListProps
           ))}
         </ul>
       )}
+      {listState.hasNext ? (
+        <button
+          type="button"
+          className="button button-small thread-more"
+          disabled={listState.status === 'loading'}
+          onClick={() => void client.threads.loadMore().catch(() => undefined)}
+        >
+          {t('chat.threads.more')}
+        </button>
+      ) : null}
     </aside>
   );
 }

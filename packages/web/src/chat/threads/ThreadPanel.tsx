@@ -1,4 +1,4 @@
-import { useId, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { CloseIcon } from '../../ui/icons';
@@ -20,6 +20,7 @@ export function ThreadPanel({ client, thread, viewerId, onClose }: ThreadPanelPr
   const state = useStore(thread.state);
   const channelState = useStore(thread.channel.state);
   const [highlightedId, setHighlightedId] = useState<string | undefined>();
+  const [jump, setJump] = useState<{ id: string; seq: number } | undefined>();
   const input = useRef<HTMLTextAreaElement>(null);
   const titleId = useId();
   const capabilities = channelState.channel?.own_capabilities;
@@ -34,6 +35,8 @@ export function ThreadPanel({ client, thread, viewerId, onClose }: ThreadPanelPr
       focusComposer: () => input.current?.focus(),
       openThread: () => undefined,
       retry: (message) => void thread.resendReply(message).catch(() => undefined),
+      // A quote in a thread quotes one of its replies (or the parent), which the panel holds.
+      jumpToMessage: (messageId) => setJump((j) => ({ id: messageId, seq: (j?.seq ?? 0) + 1 })),
       highlightedId,
     }),
     [client, thread, viewerId, capabilities, highlightedId],
@@ -46,6 +49,11 @@ export function ThreadPanel({ client, thread, viewerId, onClose }: ThreadPanelPr
     .filter((entry) => entry.parent_id === thread.id && entry.user.id !== viewerId)
     .map((entry) => entry.user);
   const replies = state.parentMessage?.reply_count ?? state.replies.length;
+  // Replies read on screen are read: mark the thread read when it shows new ones (the SDK throttles to 1/s).
+  const newest = state.replies.at(-1)?.id;
+  useEffect(() => {
+    if (document.visibilityState !== 'hidden') thread.markRead();
+  }, [thread, newest]);
 
   return (
     <aside className="side-panel thread-panel" aria-labelledby={titleId}>
@@ -80,6 +88,7 @@ export function ThreadPanel({ client, thread, viewerId, onClose }: ThreadPanelPr
           read={{}}
           typing={typing}
           onHighlight={setHighlightedId}
+          jump={jump}
         />
       </MessageListContext.Provider>
       <Composer composer={thread.composer} mode="thread" inputRef={input} autoFocus />

@@ -1,0 +1,33 @@
+import { NOTICE_TEXTS } from '@caseroom/sdk';
+import { t, type MessageKey } from '../../i18n/t';
+
+const KEYS: Record<keyof typeof NOTICE_TEXTS, MessageKey> = {
+  connectError: 'chat.connectError',
+  reconnecting: 'chat.notice.reconnecting',
+  channelsLoadError: 'chat.notice.channelsLoadError',
+  messageNotFound: 'chat.notice.messageNotFound',
+  waitForUploads: 'chat.notice.waitForUploads',
+  cannotSend: 'chat.composer.cannotSend',
+  cannotSendReply: 'chat.composer.cannotSendReply',
+  linksNotAllowed: 'chat.notice.linksNotAllowed',
+  deleteError: 'chat.notice.deleteError',
+  editError: 'chat.notice.editError',
+  markUnreadError: 'chat.notice.markUnreadError',
+  pinned: 'chat.notice.pinned',
+  pinError: 'chat.notice.pinError',
+  unpinned: 'chat.notice.unpinned',
+  unpinError: 'chat.notice.unpinError',
+  flagged: 'chat.notice.flagged',
+  flagError: 'chat.notice.flagError',
+  reactionsLoadError: 'chat.reactions.loadError',
+};
+
+const BY_TEXT = new Map<string, MessageKey>(
+  (Object.keys(KEYS) as (keyof typeof NOTICE_TEXTS)[]).map((k) => [NOTICE_TEXTS[k], KEYS[k]]),
+);
+
+/** A notice of the SDK (its English texts of chat-spec §8) in the interface language; unknown texts as they are. */
+export function noticeText(text: string): string {
+  const key = BY_TEXT.get(text);
+  return key ? t(key) : text;
+}

@@ -4,11 +4,13 @@ import type { MeResponse } from '@caseroom/protocol';
 import { VerifyNotice } from '../auth/VerifyNotice';
 import { initialOf } from '../chat/format';
 import { t } from '../i18n/t';
+import { PushHost } from '../push/PushHost';
+import { logoutWithPush, push } from '../push/pushStore';
 import { Toaster } from '../ui/toast';
 
 /**
  * The top bar: product name, who is signed in (linking to the profile), and logout; below it the notice of an
- * unconfirmed e-mail address. The app's toasts are shown from here.
+ * unconfirmed e-mail address. The app's toasts and push (toasts, device registration) are mounted here.
  */
 export function AppHeader({ me, onLogout }: { me: MeResponse; onLogout: () => Promise<void> }) {
   const [busy, setBusy] = useState(false);
@@ -18,7 +20,8 @@ export function AppHeader({ me, onLogout }: { me: MeResponse; onLogout: () => Pr
   async function logout() {
     setBusy(true);
     try {
-      await onLogout();
+      // Push goes first, while the session can still unregister the device (product-spec §4 "Logout").
+      await logoutWithPush(push, onLogout);
     } finally {
       setBusy(false);
     }
@@ -48,6 +51,7 @@ export function AppHeader({ me, onLogout }: { me: MeResponse; onLogout: () => Pr
       </header>
       <VerifyNotice me={me} />
       <Toaster />
+      <PushHost uid={me.uid} />
     </>
   );
 }

@@ -60,4 +60,7 @@ export const nb: Partial<Record<MessageKey, string>> = {
   'header.logout': 'Logg ut',
   'chat.noChannel': 'Velg en chat, eller start en ny chat.',
   'toast.dismiss': 'Lukk',
+  'push.title': 'Nytt varsel',
+  'push.dismiss': 'Lukk',
+  'push.view': 'Vis',
 };

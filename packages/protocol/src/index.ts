@@ -10,4 +10,5 @@ export * from './chat/admin.js';
 export * from './chat/threads.js';
 export * from './chat/search.js';
 export * from './chat/api-requests.js';
+export * from './chat/admin-requests.js';
 export * from './chat/api.js';

@@ -128,7 +128,15 @@ export const TypingEvent = z.looseObject({
 
 export const UserEvent = z.looseObject({
   ...base,
-  type: z.enum(['user.updated', 'user.presence.changed', 'user.watching.start', 'user.watching.stop']),
+  type: z.enum([
+    'user.updated',
+    'user.presence.changed',
+    'user.watching.start',
+    'user.watching.stop',
+    'user.deleted',
+    'user.deactivated',
+    'user.reactivated',
+  ]),
   user: ChatUser,
 });
 

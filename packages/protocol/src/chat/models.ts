@@ -104,7 +104,12 @@ export type ChannelMember = z.infer<typeof ChannelMember>;
 export const ChannelConfig = z.looseObject({
   name: z.string(),
   commands: z.array(
-    z.object({ name: z.string(), args: z.string().optional(), description: z.string().optional() }),
+    z.object({
+      name: z.string(),
+      args: z.string().optional(),
+      description: z.string().optional(),
+      set: z.string().optional(),
+    }),
   ),
   url_enrichment: z.boolean(),
   typing_events: z.boolean(),
@@ -129,6 +134,8 @@ export const Channel = z.looseObject({
   frozen: z.boolean(),
   disabled: z.boolean().optional(),
   hidden: z.boolean().optional(),
+  /** The viewer blocked the other member of this two-person channel. */
+  blocked: z.boolean().optional(),
   cooldown: z.number().optional(),
   truncated_at: IsoDate.optional(),
   config: ChannelConfig,

@@ -5,6 +5,7 @@ import type { ChatContext } from './context.js';
 import { ChatError } from './errors.js';
 import { Realtime } from './realtime/fanout.js';
 import { pruneEvents } from './actions/sync.js';
+import { pruneTasks } from './actions/tasks.js';
 import { activityRoutes } from './routes/activity.js';
 import { channelRoutes } from './routes/channels.js';
 import { messageRoutes } from './routes/messages.js';
@@ -19,6 +20,8 @@ import { sessionRoutes } from './routes/session.js';
 import { memberRoutes } from './routes/members.js';
 import { messageExtraRoutes } from './routes/message-extras.js';
 import { threadRoutes } from './routes/threads.js';
+import { batchRoutes } from './routes/batches.js';
+import { userAdminRoutes } from './routes/user-admin.js';
 import { createServerApi } from './server-client.js';
 import type { ChatServerApi } from './server-api.js';
 
@@ -81,11 +84,14 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
       messageExtraRoutes(chat, ctx);
       threadRoutes(chat, ctx);
       rateLimitRoutes(chat, ctx);
+      batchRoutes(chat, ctx);
+      userAdminRoutes(chat, ctx);
     },
     { prefix: '/chat' },
   );
 
   const prune = setInterval(() => {
+    pruneTasks(ctx).catch((err: unknown) => platform.log.warn({ err }, 'pruning chat tasks failed'));
     pruneEvents(ctx).catch((err: unknown) => platform.log.warn({ err }, 'pruning chat events failed'));
   }, PRUNE_INTERVAL_MS);
   prune.unref();

@@ -1,5 +1,7 @@
 import { CHAT_LIMITS, ChatErrorCode, type Capability, type Message } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
+import { maxMessageLength } from '../policy/channel-types.js';
+import { checkLength } from './message-send.js';
 import type { Actor, ChatContext } from '../context.js';
 import { ChatError, inputError, notAllowed } from '../errors.js';
 import { requireCapability, type ChannelAccess } from '../policy/channel-access.js';
@@ -60,13 +62,7 @@ async function applyEdit(
   if ('pinned' in set || 'pin_expires' in set) requireCapability(access, 'pin-message', 'pin messages');
   if (typeof set.text === 'string' && hasLinks(set.text))
     requireCapability(access, 'send-links', 'send links');
-  if (typeof set.text === 'string' && set.text.length > CHAT_LIMITS.maxMessageLength) {
-    throw new ChatError(
-      ChatErrorCode.MessageTooLong,
-      `message is too long: ${set.text.length} characters`,
-      400,
-    );
-  }
+  if (typeof set.text === 'string') checkLength(set.text, maxMessageLength(access.channel));
   if ('attachments' in set && !Array.isArray(set.attachments))
     throw inputError('attachments must be an array');
   if ('mentioned_users' in set && !Array.isArray(set.mentioned_users))

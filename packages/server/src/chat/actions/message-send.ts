@@ -4,25 +4,32 @@ import { CHAT_LIMITS, ChatErrorCode, type Message, type NewMessage } from '@case
 import type { Queryable } from '../../platform/db.js';
 import type { Actor, ChatContext } from '../context.js';
 import { ChatError, inputError, notFound } from '../errors.js';
+import { maxMessageLength } from '../policy/channel-types.js';
 import { channelForActor, requireCapability, type ChannelAccess } from '../policy/channel-access.js';
 import { presentChannel } from '../presenters/channel.js';
 import { presentMessage, RESERVED_MESSAGE_FIELDS } from '../presenters/message.js';
 import { write, type Outbox } from '../realtime/outbox.js';
+import { checkNotBlocked } from './blocks.js';
 import { doThreadReply } from './threads.js';
 import { lockChannel, memberIds } from '../store/channels.js';
 import { getMessage, loadLookups } from '../store/messages.js';
 import type { ChannelRow, MessageRow } from '../store/rows.js';
 
-/** Checks a new message on its own (before any database work): length, content, shape. */
-export function checkNewMessage(input: NewMessage, actor: Actor): void {
-  const text = input.text ?? '';
-  if (text.length > CHAT_LIMITS.maxMessageLength) {
+/** Code 20 when the text is longer than `max` (the global 5,000 or the channel type's `max_message_length`). */
+export function checkLength(text: string, max: number): void {
+  if (text.length > max) {
     throw new ChatError(
       ChatErrorCode.MessageTooLong,
-      `message is too long: ${text.length} characters, the maximum is ${CHAT_LIMITS.maxMessageLength}`,
+      `message is too long: ${text.length} characters, the maximum is ${max}`,
       400,
     );
   }
+}
+
+/** Checks a new message on its own (before any database work): length, content, shape. */
+export function checkNewMessage(input: NewMessage, actor: Actor): void {
+  const text = input.text ?? '';
+  checkLength(text, CHAT_LIMITS.maxMessageLength);
   if (text.trim() === '' && !input.attachments?.length && !input.poll_id) {
     throw inputError('message must have text, attachments or a poll');
   }
@@ -92,6 +99,8 @@ export async function doSendMessage(
   const access = await channelForActor(q, actor, cid);
   // One writer per channel at a time: server order, cooldown and counters stay consistent.
   const channel = (await lockChannel(q, cid)) ?? access.channel;
+  checkLength(input.text ?? '', maxMessageLength(channel));
+  await checkNotBlocked(q, cid, channel.member_count, userId);
   const parent = await checkReferences(q, channel, input, access);
   await checkCooldown(q, access, userId);
   const id = input.id ?? crypto.randomUUID();

@@ -23,6 +23,9 @@ export async function viewerOf(
   if (actor.kind === 'server') return undefined;
   // One after the other: `q` may be a transaction's single connection.
   const user = await getUser(q, actor.userId);
+  if (user?.deactivated_at || user?.deleted_at) {
+    throw notAllowed(`User "${actor.userId}" is ${user.deleted_at ? 'deleted' : 'deactivated'}`);
+  }
   const member = await getMember(q, channel.cid, actor.userId);
   const rules = await loadRules(q, [channel.type]);
   return { role: roleOf(actor, user), member, rules };

@@ -5,12 +5,6 @@ import type { ChannelRow } from '../store/rows.js';
 import { getChannelType } from '../store/policy.js';
 import { typeSettings } from './capabilities.js';
 
-/**
- * Commands the server knows. Empty until custom commands (`/chat/commands`) arrive; a type's `commands: ["all"]`
- * (the default) means every command listed here.
- */
-const REGISTERED_COMMANDS: ReadonlyArray<{ name: string; args?: string; description?: string }> = [];
-
 /** Checks the shape of a channel type and id (chat-spec §5 Channel and ids) without touching the database. */
 export function checkRefShape(type: string, id: string | undefined): void {
   for (const [what, v] of [
@@ -26,16 +20,25 @@ export function checkRefShape(type: string, id: string | undefined): void {
   }
 }
 
+/** The longest message text a channel accepts: its type's `max_message_length` (at most the global 5,000). */
+export function maxMessageLength(channel: Pick<ChannelRow, 'config'>): number {
+  return Math.min(typeSettings(channel).max_message_length, CHAT_LIMITS.maxMessageLength);
+}
+
 /** 404 (code 16) unless the channel type exists. */
 export async function requireChannelType(q: Queryable, type: string): Promise<void> {
   if (!(await getChannelType(q, type))) throw notFound(`channel type "${type}" does not exist`);
 }
 
-/** The `config` a channel presents: its type's settings, commands resolved. */
-export function presentConfig(channel: Pick<ChannelRow, 'type' | 'config'>): ChannelConfig {
+/**
+ * The `config` a channel presents: its type's settings, commands resolved against the registered commands
+ * (`/chat/commands`, loaded with the channel row): `["all"]` (the default) lists every one of them.
+ */
+export function presentConfig(channel: Pick<ChannelRow, 'type' | 'config' | 'commands'>): ChannelConfig {
   const settings = typeSettings(channel);
+  const registered = channel.commands ?? [];
   const commands = settings.commands.includes('all')
-    ? [...REGISTERED_COMMANDS]
-    : REGISTERED_COMMANDS.filter((c) => settings.commands.includes(c.name));
+    ? [...registered]
+    : registered.filter((c) => settings.commands.includes(c.name));
   return { name: channel.type, ...settings, commands };
 }

@@ -64,7 +64,7 @@ export function presentChannel(
     disabled: row.disabled,
     cooldown: row.cooldown,
     ...(row.truncated_at ? { truncated_at: iso(row.truncated_at) } : {}),
-    ...(member ? { hidden: member.hidden, muted: isMuted(member) } : {}),
+    ...(member ? { hidden: member.hidden, muted: isMuted(member), blocked: member.blocked === true } : {}),
     config: presentConfig(row),
     own_capabilities: viewer ? ownCapabilities(row, viewer) : [],
   };

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Actor, ChatContext } from '../context.js';
-import { inputError } from '../errors.js';
+import { inputError, notAllowed } from '../errors.js';
 import { presentUser } from '../presenters/user.js';
 import { ensureUser, getUser, unreadTotals } from '../store/users.js';
 import type { Connection, ConnectionSink } from './connections.js';
@@ -32,6 +32,9 @@ export async function openSession(
     if (device) await registerDevice(ctx, actor, { ...device, user_id: actor.userId });
     const row = await getUser(ctx.db, actor.userId);
     if (!row) return undefined;
+    if (row.deactivated_at || row.deleted_at) {
+      throw notAllowed(`User "${actor.userId}" is ${row.deleted_at ? 'deleted' : 'deactivated'}`);
+    }
     me = { ...presentUser(row), online: true, ...(await unreadTotals(ctx.db, actor.userId)) };
   }
   if (!sink.open) return undefined;

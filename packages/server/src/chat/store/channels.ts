@@ -4,7 +4,9 @@ import type { ChannelRow, MemberRow, UserRow } from './rows.js';
 
 /** Channel columns plus the computed member count, for `FROM chat_channels c`. */
 export const CHANNEL_COLUMNS = `c.*, (SELECT count(*) FROM chat_members mc WHERE mc.cid = c.cid)::int AS member_count,
-  coalesce((SELECT t.config FROM chat_channel_types t WHERE t.name = c.type), '{}'::jsonb) AS config`;
+  coalesce((SELECT t.config FROM chat_channel_types t WHERE t.name = c.type), '{}'::jsonb) AS config,
+  (SELECT coalesce(jsonb_agg(jsonb_build_object('name', k.name, 'args', k.args, 'description', k.description,
+     'set', k."set") ORDER BY k.name), '[]'::jsonb) FROM chat_commands k) AS commands`;
 
 export async function getChannel(q: Queryable, cid: string): Promise<ChannelRow | undefined> {
   const { rows } = await q.query<ChannelRow>(

@@ -39,6 +39,8 @@ export interface ChannelRow {
   member_count: number;
   /** The channel type's stored settings (differences over the defaults), joined by the loaders. */
   config: Partial<ChannelTypeSettings>;
+  /** Every registered command (`/chat/commands`), joined by the loaders; the type's settings pick from them. */
+  commands?: Array<{ name: string; args: string; description: string; set: string }>;
 }
 
 export interface ChannelTypeRow {
@@ -77,6 +79,8 @@ export interface MemberRow {
   last_delivered_at: Date | null;
   last_delivered_message_id?: string | null;
   hidden: boolean;
+  /** The member blocked the other member of this two-person channel. */
+  blocked?: boolean;
   muted: boolean;
   mute_expires: Date | null;
   history_cleared_at: Date | null;

@@ -20,11 +20,12 @@ export function describeAuthError(err: unknown): string {
 
 /**
  * Whether a failed auth call is a fault to show as a toast (the server's own toast, product-spec §8 texts such as
- * 'Account not loaded', server and network failures) rather than a form error next to the fields.
+ * 'Account not loaded', server and network failures, and rate limiting, which no change to the form fixes) rather
+ * than a form error next to the fields.
  */
 export function isAuthFault(err: unknown): boolean {
   if (!(err instanceof ApiError)) return true;
-  return Boolean(err.toast) || err.httpStatus === 0 || err.httpStatus >= 500;
+  return Boolean(err.toast) || err.httpStatus === 0 || err.httpStatus === 429 || err.httpStatus >= 500;
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   PermissionInput,
   PermissionRule,
 } from './admin.js';
+import { ADMIN_ENDPOINTS } from './api-admin.js';
 import * as R from './api-requests.js';
 import { ChatEvent } from './events.js';
 import { Channel, ChannelMember, ChannelState, ChatUser, Message, OwnUser, Reaction } from './models.js';
@@ -276,6 +277,7 @@ export const CHAT_ENDPOINTS: readonly ChatEndpoint[] = [
     response: ChannelType,
   }),
   ep('DELETE', '/chat/channeltypes/{name}', 'Deletes an unused, non-built-in type.', { response: Empty }),
+  ...ADMIN_ENDPOINTS,
 ];
 
 /** Shared models, named in the generated docs (schemas refer to them by name). */

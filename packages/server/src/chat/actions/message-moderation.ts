@@ -6,7 +6,7 @@ import { channelForActor, requireCapability } from '../policy/channel-access.js'
 import { write } from '../realtime/outbox.js';
 import { memberIds } from '../store/channels.js';
 import type { MessageRow } from '../store/rows.js';
-import { channelIds, messageForActor, presentRow, presentRows } from '../views/messages.js';
+import { channelIds, messageForActor, presentRow, presentRows, viewCutoff } from '../views/messages.js';
 
 /** Most messages one `GET .../messages?ids=` answers. */
 const MAX_IDS = 100;
@@ -88,10 +88,11 @@ export async function getMessages(
   ids: string[],
 ): Promise<Message[]> {
   if (ids.length > MAX_IDS) throw inputError(`at most ${MAX_IDS} ids per request`);
-  await channelForActor(ctx.db, actor, cid);
+  const access = await channelForActor(ctx.db, actor, cid);
   const { rows } = await ctx.db.query<MessageRow>(
-    `SELECT * FROM chat_messages WHERE cid = $1 AND id = ANY($2) ORDER BY seq`,
-    [cid, ids],
+    `SELECT * FROM chat_messages WHERE cid = $1 AND id = ANY($2) AND ($3::timestamptz IS NULL OR created_at > $3)
+      ORDER BY seq`,
+    [cid, ids, viewCutoff(access)],
   );
   return presentRows(ctx.db, rows, actor.kind === 'user' ? actor.userId : undefined);
 }
@@ -104,12 +105,12 @@ export async function listPinned(
   limit: number,
   offset: number,
 ): Promise<Message[]> {
-  await channelForActor(ctx.db, actor, cid);
+  const access = await channelForActor(ctx.db, actor, cid);
   const { rows } = await ctx.db.query<MessageRow>(
     `SELECT * FROM chat_messages WHERE cid = $1 AND pinned AND type <> 'deleted'
-        AND (pin_expires IS NULL OR pin_expires > now())
+        AND (pin_expires IS NULL OR pin_expires > now()) AND ($4::timestamptz IS NULL OR created_at > $4)
       ORDER BY pinned_at DESC, seq DESC LIMIT $2 OFFSET $3`,
-    [cid, Math.min(limit, PINNED_PAGE_MAX), offset],
+    [cid, Math.min(limit, PINNED_PAGE_MAX), offset, viewCutoff(access)],
   );
   return presentRows(ctx.db, rows, actor.kind === 'user' ? actor.userId : undefined);
 }

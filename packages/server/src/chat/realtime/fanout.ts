@@ -24,7 +24,8 @@ type Envelope =
   | { kind: 'event'; delivery: Delivery }
   | { kind: 'watch'; connectionId: string; cid: string; on: boolean }
   | { kind: 'presence'; connectionId: string }
-  | { kind: 'revoke'; userId: string; before: number };
+  | { kind: 'revoke'; userId: string; before: number }
+  | { kind: 'poll-wake'; connectionId: string };
 
 /** Fan-out across nodes: publish on the bus, and on every node write to the local sockets of the audience. */
 export class Realtime {
@@ -32,6 +33,8 @@ export class Realtime {
   /** Per user: tokens issued (`iat`, seconds) before this instant are refused (see {@link revokeUser}). */
   readonly revokedBefore = new Map<string, number>();
   private unsubscribe: (() => Promise<void>) | undefined;
+  /** Long-poll requests waiting on this node, by connection id (see realtime/longpoll.ts). */
+  private readonly pollWaiters = new Map<string, Set<() => void>>();
   /** Set once the node shuts down: connections closing then leave the database alone. */
   closing = false;
 
@@ -82,7 +85,30 @@ export class Realtime {
     else await this.bus.publish(FANOUT_TOPIC, { kind: 'presence', connectionId } satisfies Envelope);
   }
 
+  /** Tells every node that a long-poll connection has frames queued (or ended). */
+  async wakePoll(connectionId: string): Promise<void> {
+    await this.bus.publish(FANOUT_TOPIC, { kind: 'poll-wake', connectionId } satisfies Envelope);
+  }
+
+  /** Calls `fn` when the connection is woken; the returned function stops listening. */
+  onPollWake(connectionId: string, fn: () => void): () => void {
+    let set = this.pollWaiters.get(connectionId);
+    if (!set) {
+      set = new Set();
+      this.pollWaiters.set(connectionId, set);
+    }
+    set.add(fn);
+    return () => {
+      set.delete(fn);
+      if (set.size === 0) this.pollWaiters.delete(connectionId);
+    };
+  }
+
   private receive(envelope: Envelope): void {
+    if (envelope.kind === 'poll-wake') {
+      for (const fn of [...(this.pollWaiters.get(envelope.connectionId) ?? [])]) fn();
+      return;
+    }
     if (envelope.kind === 'presence') {
       const conn = this.connections.get(envelope.connectionId);
       if (conn) conn.presence = true;

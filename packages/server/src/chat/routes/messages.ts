@@ -11,7 +11,7 @@ import { MessagePagination } from '@caseroom/protocol';
 import { deleteMessage, updateMessage } from '../actions/message-edit.js';
 import { deleteReaction, listReactions, sendReaction } from '../actions/reactions.js';
 import type { ChatContext } from '../context.js';
-import { listReplies, messageForActor, presentRow } from '../views/messages.js';
+import { listReplies, presentRow, visibleMessageForActor } from '../views/messages.js';
 import { actorOf, parse } from './pipeline.js';
 
 type IdParams = { Params: { id: string } };
@@ -20,7 +20,7 @@ type IdParams = { Params: { id: string } };
 export function messageRoutes(http: FastifyInstance, ctx: ChatContext): void {
   http.get<IdParams>('/messages/:id', async (req) => {
     const actor = actorOf(req);
-    const { row } = await messageForActor(ctx.db, actor, req.params.id);
+    const { row } = await visibleMessageForActor(ctx.db, actor, req.params.id);
     return { message: await presentRow(ctx.db, row, actor.kind === 'user' ? actor.userId : undefined) };
   });
 

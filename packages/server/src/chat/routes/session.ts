@@ -4,10 +4,10 @@ import { CHAT_TIMING, ChatErrorCode } from '@caseroom/protocol';
 import { deleteDevice, listDevices, registerDevice } from '../actions/devices.js';
 import { createGuest } from '../actions/guest.js';
 import type { ChatContext } from '../context.js';
-import { ChatError } from '../errors.js';
+import { ChatError, inputError } from '../errors.js';
 import type { Connection } from '../realtime/connections.js';
-import { LongPollSink } from '../realtime/longpoll.js';
-import { connectionClosed, connectionSeen } from '../realtime/presence.js';
+import { LongPollSink, takeFrames } from '../realtime/longpoll.js';
+import { connectionClosed } from '../realtime/presence.js';
 import { openSession } from '../realtime/session.js';
 import { connectDevice } from './connect.js';
 import { credentialsOf } from './credentials.js';
@@ -19,7 +19,8 @@ const eventsBody = (frames: string[]) => `{"events":[${frames.join(',')}]}`;
 export function sessionRoutes(http: FastifyInstance, ctx: ChatContext): void {
   /**
    * `GET /chat/longpoll`: without `connection_id` opens a long-poll connection and answers its `health.check`;
-   * with it, waits for that connection's events (the same frames a socket gets) and answers them.
+   * with it, waits for that connection's events (the same frames a socket gets) and answers them. A poll may land
+   * on any node: frames are queued in the database by the node that holds the connection.
    */
   http.get('/longpoll', async (req, reply) => {
     const actor = actorOf(req);
@@ -27,7 +28,7 @@ export function sessionRoutes(http: FastifyInstance, ctx: ChatContext): void {
     reply.type('application/json');
     if (!query.connection_id) {
       const opened: { conn?: Connection } = {};
-      const sink = new LongPollSink(CHAT_TIMING.connectionCheckTimeoutMs, () => {
+      const sink = new LongPollSink(ctx, CHAT_TIMING.connectionCheckTimeoutMs, () => {
         const conn = opened.conn;
         if (!conn) return;
         ctx.realtime.connections.remove(conn);
@@ -36,23 +37,12 @@ export function sessionRoutes(http: FastifyInstance, ctx: ChatContext): void {
       const session = await openSession(ctx, actor, sink, connectDevice(req));
       if (!session) throw new ChatError(ChatErrorCode.Internal, 'connection could not be opened', 500);
       opened.conn = session.conn;
+      await sink.attach(session.conn.id, session.conn.userId);
       return eventsBody([session.hello]);
     }
-    const conn = ctx.realtime.connections.get(query.connection_id);
-    if (
-      !conn ||
-      !(conn.sink instanceof LongPollSink) ||
-      actor.kind !== 'user' ||
-      conn.userId !== actor.userId
-    ) {
-      throw new ChatError(
-        ChatErrorCode.ConnectionIdNotFound,
-        `connection_id "${query.connection_id}" not found`,
-        400,
-      );
-    }
-    await connectionSeen(ctx, conn);
-    return eventsBody(await conn.sink.take(query.timeout ?? CHAT_TIMING.longPollTimeoutMs));
+    if (actor.kind !== 'user') throw inputError('long-poll connections belong to a user');
+    const timeout = query.timeout ?? CHAT_TIMING.longPollTimeoutMs;
+    return eventsBody(await takeFrames(ctx, query.connection_id, actor.userId, timeout));
   });
 
   /** `POST /chat/guest` (api_key only): creates a guest user and answers a token for it. */

@@ -13,7 +13,12 @@ export async function getMessage(q: Queryable, id: string): Promise<MessageRow |
 }
 
 /** Where a list of messages comes from: a channel's main list, or one thread. */
-export type MessageScope = { cid: string; truncatedAt: Date | null } | { parentId: string };
+/**
+ * Which messages a page comes from: a channel's main list after its cut-off (truncation or the viewer's cleared
+ * history), or a thread's replies (after the same cut-off, if given).
+ */
+export type MessageScope =
+  { cid: string; truncatedAt: Date | null } | { parentId: string; truncatedAt?: Date | null };
 
 /**
  * One page of messages in server order (ascending `seq`), by keyset on `seq`:
@@ -37,7 +42,10 @@ export async function listMessages(
           '(parent_id IS NULL OR show_in_channel)',
           ...(scope.truncatedAt ? [`created_at > ${p(scope.truncatedAt)}`] : []),
         ]
-      : [`parent_id = ${p(scope.parentId)}`];
+      : [
+          `parent_id = ${p(scope.parentId)}`,
+          ...(scope.truncatedAt ? [`created_at > ${p(scope.truncatedAt)}`] : []),
+        ];
   const limit = page.limit ?? defaultLimit;
   if (limit === 0) return [];
   const seqOf = async (id: string) => {
@@ -99,19 +107,20 @@ export async function latestMessages(
 /** Pinned messages in force (not expired, not deleted) of several channels, newest pin first, in one query. */
 export async function pinnedMessages(
   q: Queryable,
-  cids: string[],
+  after: Map<string, Date | null>,
   limit: number,
 ): Promise<Map<string, MessageRow[]>> {
   const map = new Map<string, MessageRow[]>();
+  const cids = [...after.keys()];
   if (cids.length === 0) return map;
   const { rows } = await q.query<MessageRow & { rn: number }>(
     `SELECT * FROM (
        SELECT m.*, row_number() OVER (PARTITION BY m.cid ORDER BY m.pinned_at DESC, m.seq DESC) AS rn
-         FROM chat_messages m
-        WHERE m.cid = ANY($1) AND m.pinned AND m.type <> 'deleted'
-          AND (m.pin_expires IS NULL OR m.pin_expires > now())
-     ) t WHERE rn <= $2 ORDER BY cid, rn`,
-    [cids, limit],
+         FROM chat_messages m JOIN unnest($1::text[], $2::timestamptz[]) AS a(cid, after) ON a.cid = m.cid
+        WHERE m.pinned AND m.type <> 'deleted' AND (m.pin_expires IS NULL OR m.pin_expires > now())
+          AND (a.after IS NULL OR m.created_at > a.after)
+     ) t WHERE rn <= $3 ORDER BY cid, rn`,
+    [cids, cids.map((c) => after.get(c) ?? null), limit],
   );
   for (const { rn: _rn, ...row } of rows) push(map, row.cid, row);
   return map;

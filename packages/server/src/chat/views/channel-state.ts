@@ -67,7 +67,7 @@ export async function channelStates(
     const limit = options.messages?.limit ?? options.messageLimit ?? CHAT_LIMITS.messagePageSize;
     messagesByCid = await latestMessages(q, after, limit);
   }
-  const pinnedByCid = await pinnedMessages(q, [...after.keys()], PINNED_IN_STATE);
+  const pinnedByCid = await pinnedMessages(q, after, PINNED_IN_STATE);
   const allRows = [...messagesByCid.values(), ...pinnedByCid.values()].flat();
   const lookups = await loadLookups(q, allRows, viewerId);
   return channels.map((c) => {

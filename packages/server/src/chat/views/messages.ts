@@ -5,7 +5,7 @@ import type { Actor } from '../context.js';
 import { notFound } from '../errors.js';
 import { channelForActor, type ChannelAccess } from '../policy/channel-access.js';
 import { presentMessage } from '../presenters/message.js';
-import { getMessage, listMessages, loadLookups } from '../store/messages.js';
+import { cutoff, getMessage, listMessages, loadLookups } from '../store/messages.js';
 import type { ChannelRow, MessageRow } from '../store/rows.js';
 
 /** Presents rows for one viewer (undefined = the shared view that events carry). */
@@ -36,6 +36,24 @@ export async function messageForActor(
   return { row, access };
 }
 
+/** Where the actor's view of a channel starts: after its truncation and after the history they cleared. */
+export function viewCutoff(access: ChannelAccess): Date | null {
+  return cutoff(access.channel.truncated_at, access.viewer?.member?.history_cleared_at);
+}
+
+/** A message the actor may read: 404 also when it lies before their view's cut-off (truncated or cleared). */
+export async function visibleMessageForActor(
+  q: Queryable,
+  actor: Actor,
+  id: string,
+): Promise<{ row: MessageRow; access: ChannelAccess }> {
+  const found = await messageForActor(q, actor, id);
+  const cut = viewCutoff(found.access);
+  if (cut && found.row.created_at.getTime() <= cut.getTime())
+    throw notFound(`Message "${id}" does not exist`);
+  return found;
+}
+
 /** The id fields every channel event carries. */
 export function channelIds(channel: ChannelRow): { cid: string; channel_id: string; channel_type: string } {
   return { cid: channel.cid, channel_id: channel.id, channel_type: channel.type };
@@ -49,8 +67,9 @@ export async function listReplies(
   page: MessagePagination,
   descending: boolean,
 ): Promise<Message[]> {
-  await messageForActor(q, actor, parentId);
-  const rows = await listMessages(q, { parentId }, page, CHAT_LIMITS.threadReplyPageSize);
+  const { access } = await messageForActor(q, actor, parentId);
+  const scope = { parentId, truncatedAt: viewCutoff(access) };
+  const rows = await listMessages(q, scope, page, CHAT_LIMITS.threadReplyPageSize);
   if (descending) rows.reverse();
   return presentRows(q, rows, actor.kind === 'user' ? actor.userId : undefined);
 }

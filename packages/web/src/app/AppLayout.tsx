@@ -55,6 +55,9 @@ function AppShell({ me }: { me: MeResponse }) {
   const selected = selectedCaseplanOf(caseplans);
   useStartSession(me.uid);
   const inChannel = useMatch('/app/chat/:channelType/:channelId') !== null;
+  // Product pages (case plans, organization, profile) take the main column; on phones they replace the list.
+  const atIndex = useMatch('/app') !== null;
+  const inPage = !inChannel && !atIndex;
 
   const logout = useCallback(async () => {
     // Chat first, then the session (product-spec §4, "Logout"); chat teardown errors are swallowed.
@@ -67,7 +70,7 @@ function AppShell({ me }: { me: MeResponse }) {
     <div className="app">
       <AppHeader me={me} onLogout={logout} />
       <ConnectionBanner />
-      <div className="app-body" data-in-channel={inChannel || undefined}>
+      <div className="app-body" data-in-channel={inChannel || undefined} data-in-page={inPage || undefined}>
         <aside className="sidebar">
           <CaseplanSwitcher state={caseplans} />
           <nav className="domain-nav" aria-label={t('domain.nav.caseplans')}>

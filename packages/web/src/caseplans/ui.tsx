@@ -1,4 +1,5 @@
 import { cloneElement, useId, useState, type FormEvent, type ReactElement, type ReactNode } from 'react';
+import './domain.css';
 import { ApiError } from '../api/http';
 import { t } from '../i18n/t';
 import type { Loaded } from './useLoad';

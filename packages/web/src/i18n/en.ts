@@ -249,7 +249,7 @@ export const en = {
   'chat.threads.empty': 'No threads in this chat yet.',
   'chat.threads.error': 'Threads could not be loaded.',
   'chat.threads.more': 'More threads',
-  'chat.quote.jump': 'Quoted message from {name}. Go to the message',
+  'chat.quote.jump': 'Go to the quoted message',
   'chat.channelMenu.label': 'Chat options',
   'chat.slowMode.title': 'Slow mode',
   'chat.slowMode.explain': 'How long everyone but moderators waits between messages',

@@ -126,7 +126,7 @@ export const nbChat: Partial<Record<MessageKey, string>> = {
   'chat.threads.empty': 'Ingen tråder i denne chatten ennå.',
   'chat.threads.error': 'Kunne ikke laste trådene.',
   'chat.threads.more': 'Flere tråder',
-  'chat.quote.jump': 'Sitert melding fra {name}. Gå til meldingen',
+  'chat.quote.jump': 'Gå til den siterte meldingen',
   'chat.channelMenu.label': 'Valg for chatten',
   'chat.slowMode.title': 'Langsom modus',
   'chat.slowMode.explain': 'Hvor lenge alle unntatt moderatorer venter mellom meldinger',

@@ -18,13 +18,9 @@ export function QuotedMessage({ message, onJump }: { message: Quoted; onJump?: (
   );
   if (!onJump) return content;
   return (
-    <button
-      type="button"
-      className="quoted-jump"
-      aria-label={t('chat.quote.jump', { name: sender })}
-      onClick={() => onJump(message.id)}
-    >
+    <button type="button" className="quoted-jump" onClick={() => onJump(message.id)}>
       {content}
+      <span className="visually-hidden">{t('chat.quote.jump')}</span>
     </button>
   );
 }

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signChatToken } from '../src/chat/auth.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { chatCall, chatUser, openSocket, type ChatUserClient } from './chat-support.js';
+import { chatCall, type Reply, chatUser, openSocket, type ChatUserClient } from './chat-support.js';
 
 /** `POST /chat/channels/delete` with tasks, and `GET /chat/members`. */
 let server: TestServer;
 let maria: ChatUserClient;
 let noah: ChatUserClient;
 let olga: ChatUserClient;
-let asServer: (method: string, path: string, body?: unknown) => ReturnType<typeof chatCall>;
+let asServer: (method: string, path: string, body?: unknown) => Promise<Reply>;
 
 beforeAll(async () => {
   server = await startTestServer({ database: 'postgres' });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signChatToken } from '../src/chat/auth.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { chatCall, chatUser, type ChatUserClient } from './chat-support.js';
+import { chatCall, type Reply, chatUser, type ChatUserClient } from './chat-support.js';
 
 /** `/chat/commands` CRUD, `config.commands` resolution and the per-type message length (code 20). */
 let server: TestServer;
 let maria: ChatUserClient;
-let admin: (method: string, path: string, body?: unknown) => ReturnType<typeof chatCall>;
+let admin: (method: string, path: string, body?: unknown) => Promise<Reply>;
 
 beforeAll(async () => {
   server = await startTestServer({ database: 'postgres' });

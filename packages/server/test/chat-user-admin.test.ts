@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signChatToken } from '../src/chat/auth.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { chatCall, chatUser, openSocket, type ChatUserClient } from './chat-support.js';
+import { chatCall, type Reply, chatUser, openSocket, type ChatUserClient } from './chat-support.js';
 
 /** User administration: delete, deactivate, restore, export, custom user events. */
 let server: TestServer;
@@ -10,7 +10,7 @@ let asServer: (
   path: string,
   body?: unknown,
   query?: Record<string, string>,
-) => ReturnType<typeof chatCall>;
+) => Promise<Reply>;
 
 beforeAll(async () => {
   server = await startTestServer({ database: 'postgres' });

@@ -1,14 +1,13 @@
-import { CHAT_LIMITS, ChatErrorCode, type Capability, type Message } from '@caseroom/protocol';
+import type { Capability, Message } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
 import { maxMessageLength } from '../policy/channel-types.js';
-import { checkLength } from './message-send.js';
 import type { Actor, ChatContext } from '../context.js';
-import { ChatError, inputError, notAllowed } from '../errors.js';
+import { inputError, notAllowed } from '../errors.js';
 import { requireCapability, type ChannelAccess } from '../policy/channel-access.js';
 import { RESERVED_MESSAGE_FIELDS } from '../presenters/message.js';
 import { write } from '../realtime/outbox.js';
 import { recountUnread } from './message-moderation.js';
-import { hasLinks } from './message-send.js';
+import { checkLength, hasLinks } from './message-send.js';
 import { memberIds } from '../store/channels.js';
 import { getMessage } from '../store/messages.js';
 import type { MessageRow } from '../store/rows.js';

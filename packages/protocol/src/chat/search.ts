@@ -29,7 +29,7 @@ export type SearchRequest = z.infer<typeof SearchRequest>;
 
 export const SearchResponse = z.object({
   results: z.array(z.object({ message: Message })),
+  /** A keyset cursor: pass it as `next` for the page after this one (absent on the last page). */
   next: z.string().optional(),
-  previous: z.string().optional(),
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;

@@ -10,6 +10,7 @@ import { messageFilterSql, prefixQuery } from '../store/message-filter.js';
 import { loadRules } from '../store/policy.js';
 import type { ChannelRow, MessageRow } from '../store/rows.js';
 import { getUser } from '../store/users.js';
+import { decodeCursor, encodeCursor, keysetCondition, type SortKey } from '../store/search-cursor.js';
 import { presentRows } from '../views/messages.js';
 
 /** At most this many channels are searched at once (the filter should narrow further). */
@@ -17,11 +18,9 @@ const MAX_SEARCH_CHANNELS = 1000;
 
 function offsetOf(req: SearchRequest): number {
   if (req.offset !== undefined && req.next !== undefined) throw inputError('Cannot specify offset with next');
-  if (req.next === undefined) return req.offset ?? 0;
-  const n = Number(Buffer.from(req.next, 'base64url').toString('utf8'));
-  if (!Number.isInteger(n) || n < 0 || n > SEARCH_LIMITS.maxOffset)
-    throw inputError('next is not a valid cursor');
-  return n;
+  const offset = req.offset ?? 0;
+  if (offset > SEARCH_LIMITS.maxOffset) throw inputError(`offset may be at most ${SEARCH_LIMITS.maxOffset}`);
+  return offset;
 }
 
 /** The channels the actor may search: readable, matching the filter, with search-messages. */
@@ -98,29 +97,31 @@ export async function searchMessages(
   // Built only when sorted by: an unused parameter has no type PostgreSQL can infer.
   const rank = () => (tsquery ? `ts_rank(m.search_tsv, to_tsquery('simple', ${p(tsquery)}))` : 'm.seq');
   const sort = req.sort?.length ? req.sort : [{ field: tsquery ? 'relevance' : 'created_at', direction: -1 }];
-  const order = sort.map((s) => {
-    const col = s.field === 'relevance' ? rank() : s.field === 'updated_at' ? 'm.updated_at' : 'm.created_at';
-    return `${col} ${s.direction === 1 ? 'ASC' : 'DESC'}`;
-  });
-  const sql = `SELECT m.* FROM chat_messages m
+  const keys: SortKey[] = [
+    ...sort.map((s): SortKey => {
+      const desc = s.direction !== 1;
+      if (s.field === 'relevance' && tsquery) return { sql: rank(), cast: 'real', desc };
+      if (s.field === 'relevance') return { sql: 'm.seq', cast: 'bigint', desc };
+      const col = s.field === 'updated_at' ? 'm.updated_at' : 'm.created_at';
+      return { sql: col, cast: 'timestamptz', desc };
+    }),
+    { sql: 'm.seq', cast: 'bigint', desc: true },
+  ];
+  if (req.next !== undefined) where.push(keysetCondition(keys, decodeCursor(keys, req.next), p));
+  const sql = `SELECT m.*, ${keys.map((k, i) => `(${k.sql})::text AS k${i}`).join(', ')} FROM chat_messages m
        JOIN unnest(${p(channels.map((c) => c.cid))}::text[], ${p(cuts)}::timestamptz[]) AS a(cid, after) ON a.cid = m.cid
       WHERE ${where.join(' AND ')}
-      ORDER BY ${[...order, 'm.seq DESC'].join(', ')} LIMIT ${p(limit + 1)} OFFSET ${p(offset)}`;
-  const { rows } = await ctx.db.query<MessageRow>(sql, params);
+      ORDER BY ${keys.map((k) => `${k.sql} ${k.desc ? 'DESC' : 'ASC'}`).join(', ')}
+      LIMIT ${p(limit + 1)} OFFSET ${p(offset)}`;
+  const { rows } = await ctx.db.query<MessageRow & Record<string, unknown>>(sql, params);
   const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const cursor = last && rows.length > limit ? keys.map((_, i) => String(last[`k${i}`])) : undefined;
   const messages = await presentRows(ctx.db, page, viewerId);
   const byCid = new Map(channels.map((c) => [c.cid, c]));
   const results = messages.map((message) => {
     const channel = byCid.get(message.cid);
     return { message: { ...message, ...(channel ? { channel: presentChannel(channel, undefined) } : {}) } };
   });
-  const nextOffset = offset + limit;
-  const more = rows.length > limit && nextOffset <= SEARCH_LIMITS.maxOffset;
-  return {
-    results,
-    ...(more ? { next: Buffer.from(String(nextOffset)).toString('base64url') } : {}),
-    ...(offset > 0
-      ? { previous: Buffer.from(String(Math.max(0, offset - limit))).toString('base64url') }
-      : {}),
-  };
+  return { results, ...(cursor ? { next: encodeCursor(keys, cursor) } : {}) };
 }

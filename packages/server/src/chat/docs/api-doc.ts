@@ -68,7 +68,7 @@ const NOTES = [
   '`hide` with `clear_history` hides the messages so far from that member everywhere: channel state, `messages?ids=`, `GET /chat/messages/{id}`, replies, pinned messages and search.',
   'Presence: a user is online while one of their connections (socket or long-poll) is open on any node; a node refreshes its rows every 25 s and rows older than 75 s stop counting.',
   'Rate limits are per user (per address for guests and anonymous visitors) and endpoint, counted by rate-limiter-flexible in memory or in Redis when REDIS_URL is set, so every node shares them.',
-  'Search uses PostgreSQL full text (`simple` configuration, so words of any language match as written; every word of the query matches as a prefix); `next` pages up to an offset of 1,000.',
+  'Search uses PostgreSQL full text (`simple` configuration, so words of any language match as written; every word of the query matches as a prefix); `next` is a keyset cursor over the sort keys (any depth, stable while messages arrive); `offset` pages up to 1,000.',
   'Anonymous connections (`Auth-Type: anonymous`) are read-only and belong to no channel; guests (`POST /chat/guest`) are users with role `guest` and a one-day token.',
 ];
 

@@ -110,6 +110,11 @@ describe('deactivating users', () => {
     const fresh = await server.app.chat.server.createToken('gus');
     const refused = await openSocket(server, { token: fresh });
     expect(refused.first).toMatchObject({ type: 'connection.error', error: { code: 17 } });
+    const list = await chatCall(server, 'POST', '/channels', {
+      token: fresh,
+      body: { filter_conditions: {} },
+    });
+    expect(list).toMatchObject({ status: 403, body: { code: 17 } });
     await asServer('POST', '/users/reactivate', { user_ids: ['gus'] });
     expect(await halSocket.next('user.reactivated')).toMatchObject({ user: { id: 'gus' } });
     const again = await openSocket(server, { token: fresh });

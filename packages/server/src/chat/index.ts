@@ -56,6 +56,10 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
   await seedBuiltInRules(platform.db);
   const realtime = new Realtime(platform.bus, platform.log);
   await realtime.start();
+  const inactive = await platform.db.query<{ id: string }>(
+    'SELECT id FROM chat_users WHERE deactivated_at IS NOT NULL OR deleted_at IS NOT NULL',
+  );
+  for (const { id } of inactive.rows) realtime.inactive.add(id);
   const ctx: ChatContext = {
     ...platform,
     realtime,

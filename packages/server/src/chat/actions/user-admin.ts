@@ -92,6 +92,7 @@ export async function deleteUser(
     });
     return presented;
   });
+  await ctx.realtime.setInactive(userId, true);
   await ctx.realtime.revokeUser(userId);
   return user;
 }
@@ -151,8 +152,8 @@ export async function setDeactivated(
   markMessagesDeleted = false,
 ): Promise<ChatUser[]> {
   await requireAdmin(ctx.db, actor, deactivated ? 'deactivate users' : 'reactivate users');
-  const users = await write(ctx, async (q, out) => {
-    const result: ChatUser[] = [];
+  const changed = await write(ctx, async (q, out) => {
+    const result: Array<{ user: ChatUser; inactive: boolean }> = [];
     for (const id of new Set(userIds)) {
       await lockUser(q, id);
       const { rows } = await q.query<UserRow>(
@@ -168,12 +169,16 @@ export async function setDeactivated(
         ...(row.deactivated_at ? { deactivated_at: row.deactivated_at.toISOString() } : {}),
       };
       announce(out, await peersOf(q, id), deactivated ? 'user.deactivated' : 'user.reactivated', user);
-      result.push(user);
+      // Reactivating a soft-deleted user leaves them inactive until restored.
+      result.push({ user, inactive: row.deactivated_at !== null || row.deleted_at !== null });
     }
     return result;
   });
-  if (deactivated) for (const id of new Set(userIds)) await ctx.realtime.revokeUser(id);
-  return users;
+  for (const { user, inactive } of changed) {
+    await ctx.realtime.setInactive(user.id, inactive);
+    if (deactivated) await ctx.realtime.revokeUser(user.id);
+  }
+  return changed.map((c) => c.user);
 }
 
 /** `POST /chat/users/restore` (server or admin): soft-deleted users come back (their messages stay as they are). */
@@ -184,6 +189,7 @@ export async function restoreUsers(ctx: ChatContext, actor: Actor, userIds: stri
       WHERE id = ANY($1) AND deleted_at IS NOT NULL RETURNING *`,
     [userIds],
   );
+  for (const row of rows) await ctx.realtime.setInactive(row.id, row.deactivated_at !== null);
   return rows.map(presentUser);
 }
 

@@ -25,13 +25,16 @@ type Envelope =
   | { kind: 'watch'; connectionId: string; cid: string; on: boolean }
   | { kind: 'presence'; connectionId: string }
   | { kind: 'revoke'; userId: string; before: number }
-  | { kind: 'poll-wake'; connectionId: string };
+  | { kind: 'poll-wake'; connectionId: string }
+  | { kind: 'inactive'; userId: string; on: boolean };
 
 /** Fan-out across nodes: publish on the bus, and on every node write to the local sockets of the audience. */
 export class Realtime {
   readonly connections = new ConnectionRegistry();
   /** Per user: tokens issued (`iat`, seconds) before this instant are refused (see {@link revokeUser}). */
   readonly revokedBefore = new Map<string, number>();
+  /** Deactivated and deleted users (loaded at start, kept current over the bus): every request of theirs is refused. */
+  readonly inactive = new Set<string>();
   private unsubscribe: (() => Promise<void>) | undefined;
   /** Long-poll requests waiting on this node, by connection id (see realtime/longpoll.ts). */
   private readonly pollWaiters = new Map<string, Set<() => void>>();
@@ -85,6 +88,13 @@ export class Realtime {
     else await this.bus.publish(FANOUT_TOPIC, { kind: 'presence', connectionId } satisfies Envelope);
   }
 
+  /** Marks a user inactive (deactivated or deleted) or active again, on every node. */
+  async setInactive(userId: string, on: boolean): Promise<void> {
+    const envelope: Envelope = { kind: 'inactive', userId, on };
+    this.receive(envelope);
+    await this.bus.publish(FANOUT_TOPIC, envelope);
+  }
+
   /** Tells every node that a long-poll connection has frames queued (or ended). */
   async wakePoll(connectionId: string): Promise<void> {
     await this.bus.publish(FANOUT_TOPIC, { kind: 'poll-wake', connectionId } satisfies Envelope);
@@ -105,6 +115,11 @@ export class Realtime {
   }
 
   private receive(envelope: Envelope): void {
+    if (envelope.kind === 'inactive') {
+      if (envelope.on) this.inactive.add(envelope.userId);
+      else this.inactive.delete(envelope.userId);
+      return;
+    }
     if (envelope.kind === 'poll-wake') {
       for (const fn of [...(this.pollWaiters.get(envelope.connectionId) ?? [])]) fn();
       return;

@@ -42,6 +42,9 @@ export async function gate(ctx: ChatContext, req: FastifyRequest, reply: Fastify
     if (actor.kind === 'user' && actor.anonymous && !ANONYMOUS_ALLOWED.has(`${req.method} ${url}`)) {
       throw notAllowed('anonymous connections are read-only');
     }
+    if (actor.kind === 'user' && ctx.realtime.inactive.has(actor.userId)) {
+      throw notAllowed(`User "${actor.userId}" is deactivated or deleted`);
+    }
     const connectionId = connectionIdOf(req);
     req.chatActor = actor.kind === 'user' && connectionId ? { ...actor, connectionId } : actor;
   }

@@ -1,4 +1,5 @@
 import {
+  type Channel,
   type ChannelState,
   type ChatEvent,
   type MessagePagination,
@@ -248,6 +249,29 @@ export class ChatChannel extends ChannelMessageActions {
   get composer(): MessageComposer {
     this.composerInstance ??= new MessageComposer(this.ctx, this);
     return this.composerInstance;
+  }
+
+  /**
+   * Partial update of the channel's data (chat-spec §7 PATCH): `set` fields, `unset` names. The server answers
+   * with `channel.updated`, which updates this channel's state; the answer is applied here too.
+   */
+  async updatePartial(set: Record<string, unknown>, unset: string[] = []): Promise<Channel> {
+    const answer = await this.ctx.api.request<{ channel: Channel }>('PATCH', this.path(), {
+      body: { set, unset },
+    });
+    const current = this.store.getSnapshot().channel;
+    // Keep what the server presents per viewer (own_capabilities) if the answer lacks it.
+    this.store.patch({ channel: { ...current, ...answer.channel } as Channel });
+    return answer.channel;
+  }
+
+  /** Slow mode (chat-spec §4 Cooldown): members may send once every `seconds`; needs `set-channel-cooldown`. */
+  enableSlowMode(seconds: number): Promise<Channel> {
+    return this.updatePartial({ cooldown: seconds });
+  }
+
+  disableSlowMode(): Promise<Channel> {
+    return this.updatePartial({ cooldown: 0 });
   }
 
   async stopWatching(): Promise<void> {

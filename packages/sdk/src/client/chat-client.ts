@@ -2,6 +2,7 @@ import type { ChatEvent, Message, OwnUser } from '@caseroom/protocol';
 import { ChatChannel, type ChannelData } from '../channels/channel.js';
 import { ChannelList, type ChannelListContext, type ChannelListOptions } from '../channels/channel-list.js';
 import type { LocalMessage } from '../messages/local-message.js';
+import { Devices } from './devices.js';
 import { MessageActions } from '../messages/message-actions.js';
 import { DeliveryReporter } from '../read/delivery-reporter.js';
 import { ThreadManager } from '../threads/thread-manager.js';
@@ -77,6 +78,8 @@ export class ChatClient {
   readonly notifications = new Notifications();
   /** Edit, delete, pin, react and flag any held message (chat-spec §4, §7 Messages). */
   readonly messageActions: MessageActions;
+  /** The user's push devices (add/list/remove). */
+  readonly devices: Devices;
   /** The user's threads, the unread thread count and the thread open on screen. */
   readonly threads: ThreadManager;
   private readonly delivery: DeliveryReporter | undefined;
@@ -110,6 +113,7 @@ export class ChatClient {
       identity: () => ({ userId: this.userId, connectionId: this.socket?.id }),
     });
     this.messageActions = new MessageActions(this.context);
+    this.devices = new Devices(this.api, () => this.userId);
     this.threads = new ThreadManager(this.context);
     this.delivery = options.deliveryReports
       ? new DeliveryReporter((batch) =>

@@ -29,7 +29,7 @@ export function PushHost({ uid, push = defaultPush }: { uid: string; push?: Push
 
   useEffect(() => {
     if (!client || !chatUser) return;
-    void push.attachChat(chatPushDevices(client, chatUser));
+    void push.attachChat(chatPushDevices(client));
     // Chat teardown removes the push device; a failure is logged only.
     return () => void push.detachChat();
   }, [push, client, chatUser]);

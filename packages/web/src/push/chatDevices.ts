@@ -11,19 +11,10 @@ export interface ChatPushDevices {
   removeDevice(token: string): Promise<void>;
 }
 
-/** The chat server's `POST /chat/devices` and `DELETE /chat/devices?id=` through the SDK client's API. */
-export function chatPushDevices(client: ChatClient, userId: string): ChatPushDevices {
+/** The chat server's push devices of the connected user, through the SDK (`client.devices`). */
+export function chatPushDevices(client: ChatClient): ChatPushDevices {
   return {
-    async addDevice(token) {
-      await client.api.post('/devices', {
-        id: token,
-        push_provider: CHAT_PUSH_PROVIDER,
-        push_provider_name: CHAT_PUSH_PROVIDER_NAME,
-        user_id: userId,
-      });
-    },
-    async removeDevice(token) {
-      await client.api.delete('/devices', { query: { id: token, user_id: userId } });
-    },
+    addDevice: (token) => client.devices.add(token, CHAT_PUSH_PROVIDER, CHAT_PUSH_PROVIDER_NAME),
+    removeDevice: (token) => client.devices.remove(token),
   };
 }

@@ -79,10 +79,8 @@ function SlowModeDialog({ client, channel, onClose }: ChannelMenuProps & { onClo
     setBusy(true);
     setError(undefined);
     try {
-      // The SDK has no channel update call yet: the chat API's partial update, as the SDK's `api` allows.
-      await client.api.request('PATCH', `/channels/${channel.type}/${encodeURIComponent(channel.id)}`, {
-        body: { set: { cooldown } },
-      });
+      const instance = client.channel(channel.type, channel.id);
+      await (cooldown > 0 ? instance.enableSlowMode(cooldown) : instance.disableSlowMode());
       onClose();
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));

@@ -9,6 +9,7 @@ export * from './chat/capabilities.js';
 export * from './chat/admin.js';
 export * from './chat/threads.js';
 export * from './chat/search.js';
+export * from './chat/message-queries.js';
 export * from './chat/api-requests.js';
 export * from './chat/admin-requests.js';
 export * from './chat/api.js';

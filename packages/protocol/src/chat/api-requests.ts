@@ -62,9 +62,12 @@ export const RepliesQuery = z.looseObject({
   sort: z.string().optional(),
 });
 export const ReactionsQuery = z.looseObject({
+  /** At most 300 a page (larger values are capped). */
   limit: count.optional(),
   offset: count.optional(),
   type: z.string().optional(),
+  /** The `next` of an earlier page (not with `offset`). */
+  next: z.string().optional(),
 });
 export const SendReactionRequest = z.object({
   reaction: z.looseObject({

@@ -12,6 +12,12 @@ import {
 import { ADMIN_ENDPOINTS } from './api-admin.js';
 import * as R from './api-requests.js';
 import { ChatEvent } from './events.js';
+import {
+  MessageHistoryRequest,
+  MessageHistoryResponse,
+  QueryReactionsRequest,
+  QueryReactionsResponse,
+} from './message-queries.js';
 import { Channel, ChannelMember, ChannelState, ChatUser, Message, OwnUser, Reaction } from './models.js';
 import { QueryChannelRequest, QueryChannelsRequest, SendMessageRequest, SyncRequest } from './requests.js';
 import {
@@ -207,9 +213,17 @@ export const CHAT_ENDPOINTS: readonly ChatEndpoint[] = [
   ep('DELETE', '/chat/messages/{id}/reaction/{type}', 'Removes the caller’s reaction.', {
     response: ReactionOut,
   }),
-  ep('GET', '/chat/messages/{id}/reactions', 'Reactions, newest first, pages of 300.', {
+  ep('GET', '/chat/messages/{id}/reactions', 'Reactions, newest first, pages of 300 (`offset` or `next`).', {
     query: R.ReactionsQuery,
-    response: z.object({ reactions: z.array(Reaction) }),
+    response: QueryReactionsResponse,
+  }),
+  ep('POST', '/chat/messages/{id}/reactions', 'Query reactions: filter by type or user, sort created_at.', {
+    body: QueryReactionsRequest,
+    response: QueryReactionsResponse,
+  }),
+  ep('POST', '/chat/messages/history', 'Earlier versions of a message’s text and attachments.', {
+    body: MessageHistoryRequest,
+    response: MessageHistoryResponse,
   }),
 
   ep('POST', '/chat/threads', 'The caller’s threads (limit 10, participant_limit 10, reply_limit 3).', {

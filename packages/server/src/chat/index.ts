@@ -19,6 +19,7 @@ import { rateLimitRoutes } from './routes/rate-limits.js';
 import { sessionRoutes } from './routes/session.js';
 import { memberRoutes } from './routes/members.js';
 import { messageExtraRoutes } from './routes/message-extras.js';
+import { messageQueryRoutes } from './routes/message-queries.js';
 import { threadRoutes } from './routes/threads.js';
 import { batchRoutes } from './routes/batches.js';
 import { userAdminRoutes } from './routes/user-admin.js';
@@ -86,6 +87,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
       sessionRoutes(chat, ctx);
       memberRoutes(chat, ctx);
       messageExtraRoutes(chat, ctx);
+      messageQueryRoutes(chat, ctx);
       threadRoutes(chat, ctx);
       rateLimitRoutes(chat, ctx);
       batchRoutes(chat, ctx);

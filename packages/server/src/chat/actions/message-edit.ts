@@ -6,9 +6,11 @@ import { inputError, notAllowed } from '../errors.js';
 import { requireCapability, type ChannelAccess } from '../policy/channel-access.js';
 import { RESERVED_MESSAGE_FIELDS } from '../presenters/message.js';
 import { write } from '../realtime/outbox.js';
+import { recordEdit } from './message-history.js';
 import { recountUnread } from './message-moderation.js';
 import { checkLength, hasLinks } from './message-send.js';
 import { memberIds } from '../store/channels.js';
+import { lockMessageForEdit } from '../store/message-history.js';
 import { getMessage } from '../store/messages.js';
 import type { MessageRow } from '../store/rows.js';
 import { channelIds, messageForActor, presentRow } from '../views/messages.js';
@@ -119,8 +121,10 @@ export async function updateMessage(
   full: boolean,
 ): Promise<Message> {
   return write(ctx, async (q, out) => {
+    await lockMessageForEdit(q, id);
     const { row, access } = await messageForActor(q, actor, id);
     const updated = await applyEdit(q, actor, row, access, set, unset, full);
+    await recordEdit(q, actor, row, updated);
     const message = await presentRow(q, updated);
     out.channelEvent(await memberIds(q, row.cid), {
       type: 'message.updated',

@@ -10,9 +10,6 @@ import type { MessageRow, ReactionRow } from '../store/rows.js';
 import { getUsers } from '../store/users.js';
 import { channelIds, messageForActor, presentRow } from '../views/messages.js';
 
-/** Reactions per page of `GET /chat/messages/{id}/reactions` (chat-spec §9: pages of 300). */
-const REACTION_PAGE_MAX = 300;
-
 /** Recomputes a message's reaction groups from its reactions (same transaction). */
 async function regroup(q: Queryable, messageId: string): Promise<MessageRow> {
   const { rows } = await q.query<MessageRow>(
@@ -113,26 +110,4 @@ export async function deleteReaction(
     });
     return { message, reaction };
   });
-}
-
-/** `GET /chat/messages/{id}/reactions`: newest first, pages of at most 300. */
-export async function listReactions(
-  ctx: ChatContext,
-  actor: Actor,
-  messageId: string,
-  limit: number,
-  offset: number,
-  type?: string,
-): Promise<Reaction[]> {
-  await messageForActor(ctx.db, actor, messageId);
-  const { rows } = await ctx.db.query<ReactionRow>(
-    `SELECT * FROM chat_reactions WHERE message_id = $1 AND ($2::text IS NULL OR type = $2)
-      ORDER BY created_at DESC, user_id LIMIT $3 OFFSET $4`,
-    [messageId, type ?? null, Math.min(limit, REACTION_PAGE_MAX), offset],
-  );
-  const users = await getUsers(
-    ctx.db,
-    rows.map((r) => r.user_id),
-  );
-  return rows.map((r) => presentReaction(r, users));
 }

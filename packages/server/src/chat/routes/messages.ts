@@ -9,7 +9,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { MessagePagination } from '@caseroom/protocol';
 import { deleteMessage, updateMessage } from '../actions/message-edit.js';
-import { deleteReaction, listReactions, sendReaction } from '../actions/reactions.js';
+import { pageReactions } from '../actions/reaction-query.js';
+import { deleteReaction, sendReaction } from '../actions/reactions.js';
 import type { ChatContext } from '../context.js';
 import { listReplies, presentRow, visibleMessageForActor } from '../views/messages.js';
 import { actorOf, parse } from './pipeline.js';
@@ -66,8 +67,11 @@ export function messageRoutes(http: FastifyInstance, ctx: ChatContext): void {
 
   http.get<IdParams>('/messages/:id/reactions', async (req) => {
     const q = parse(ReactionsQuery, req.query);
-    return {
-      reactions: await listReactions(ctx, actorOf(req), req.params.id, q.limit ?? 300, q.offset ?? 0, q.type),
-    };
+    return pageReactions(ctx, actorOf(req), req.params.id, {
+      type: q.type,
+      limit: q.limit ?? 300,
+      offset: q.offset,
+      next: q.next,
+    });
   });
 }

@@ -9,7 +9,7 @@ export interface SortKey {
   /** SQL expression of the key (over alias `m`). */
   sql: string;
   /** How the text form is read back. */
-  cast: 'real' | 'timestamptz' | 'bigint';
+  cast: 'real' | 'timestamptz' | 'bigint' | 'text';
   desc: boolean;
 }
 

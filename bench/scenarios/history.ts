@@ -59,7 +59,7 @@ async function bulkLoad(url: string, o: HistoryOptions): Promise<void> {
       [o.channels],
     );
     await db.query(
-      `INSERT INTO chat_members (cid, user_id, unread_count)
+      `INSERT INTO chat_members (cid, user_id, unread_base)
        SELECT 'messaging:list-' || g, u, CASE WHEN u = 'reader' THEN g % 7 ELSE 0 END
          FROM generate_series(1, $1::int) g, unnest(ARRAY['reader', 'writer']) u`,
       [o.channels],

@@ -100,7 +100,8 @@ export async function doGetOrCreateChannel(
   }
   for (const userId of members) {
     await q.query(
-      `INSERT INTO chat_members (cid, user_id, channel_role) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+      `INSERT INTO chat_members (cid, user_id, channel_role, unread_seq)
+       VALUES ($1, $2, $3, (SELECT unread_seq FROM chat_channels WHERE cid = $1)) ON CONFLICT DO NOTHING`,
       [cid, userId, userId === creatorId ? 'owner' : 'channel_member'],
     );
   }

@@ -3,7 +3,7 @@ import { notAllowed } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
 import { presentChannel } from '../presenters/channel.js';
 import { write } from '../realtime/outbox.js';
-import { getChannel, memberIds } from '../store/channels.js';
+import { getChannel, memberIds, setUnreadSql, unreadSql } from '../store/channels.js';
 import { channelIds } from '../views/messages.js';
 
 function userOnly(actor: Actor): string {
@@ -34,10 +34,10 @@ export async function setHidden(
   await write(ctx, async (q, out) => {
     const access = await channelForActor(q, actor, cid);
     await q.query(
-      `UPDATE chat_members SET hidden = $3, updated_at = now(),
+      `UPDATE chat_members m SET hidden = $3, updated_at = now(),
               history_cleared_at = CASE WHEN $4 THEN now() ELSE history_cleared_at END,
-              unread_count = CASE WHEN $4 THEN 0 ELSE unread_count END
-        WHERE cid = $1 AND user_id = $2`,
+              ${setUnreadSql('m', `CASE WHEN $4 THEN 0 ELSE ${unreadSql('m')} END`)}
+        WHERE m.cid = $1 AND m.user_id = $2`,
       [cid, userId, hidden, hidden && clearHistory],
     );
     out.notify(userId, {
@@ -55,7 +55,7 @@ export async function truncateChannel(ctx: ChatContext, actor: Actor, cid: strin
     const access = await channelForActor(q, actor, cid);
     requireCapability(access, 'update-channel', 'truncate the channel');
     await q.query('UPDATE chat_channels SET truncated_at = now(), updated_at = now() WHERE cid = $1', [cid]);
-    await q.query('UPDATE chat_members SET unread_count = 0 WHERE cid = $1', [cid]);
+    await q.query(`UPDATE chat_members m SET ${setUnreadSql('m', '0')} WHERE m.cid = $1`, [cid]);
     const channel = await getChannel(q, cid);
     const presented = channel ? presentChannel(channel, undefined) : undefined;
     out.channelEvent(await memberIds(q, cid), {

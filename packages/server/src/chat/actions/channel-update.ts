@@ -6,7 +6,14 @@ import { inputError } from '../errors.js';
 import { channelForActor, requireCapability, type ChannelAccess } from '../policy/channel-access.js';
 import { presentChannel, presentMember } from '../presenters/channel.js';
 import { write, type Outbox } from '../realtime/outbox.js';
-import { getChannel, getMember, lockChannel, memberIds, readerSql } from '../store/channels.js';
+import {
+  getChannel,
+  getMember,
+  lockChannel,
+  MEMBER_COLUMNS,
+  memberIds,
+  readerSql,
+} from '../store/channels.js';
 import type { ChannelRow, MemberRow } from '../store/rows.js';
 import { ownCapabilities } from '../policy/capabilities.js';
 import { loadRules } from '../store/policy.js';
@@ -115,7 +122,7 @@ export async function updateChannelPartial(
 /** Capabilities are per viewer: each member's connections get their own list (chat-spec §4 capabilities changed). */
 async function stageCapabilitiesChanged(q: Queryable, out: Outbox, channel: ChannelRow): Promise<void> {
   const { rows } = await q.query<MemberRow & { role: string }>(
-    `SELECT m.*, u.role FROM chat_members m JOIN chat_users u ON u.id = m.user_id
+    `SELECT ${MEMBER_COLUMNS}, u.role FROM chat_members m JOIN chat_users u ON u.id = m.user_id
       WHERE m.cid = $1 AND ${readerSql('m')}`,
     [channel.cid],
   );
@@ -181,7 +188,7 @@ export async function addMembers(
     for (const id of ids) {
       // Adding a pending invitee makes them a full member.
       const r = await q.query(
-        `INSERT INTO chat_members (cid, user_id) VALUES ($1, $2)
+        `INSERT INTO chat_members (cid, user_id, unread_seq) VALUES ($1, $2, (SELECT unread_seq FROM chat_channels WHERE cid = $1))
          ON CONFLICT (cid, user_id) DO UPDATE SET invited = false, invite_rejected_at = NULL, updated_at = now()
            WHERE chat_members.invited AND chat_members.invite_accepted_at IS NULL`,
         [cid, id],

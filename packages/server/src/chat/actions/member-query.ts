@@ -7,6 +7,7 @@ import { channelForActor } from '../policy/channel-access.js';
 import { presentMember } from '../presenters/channel.js';
 import { onlineSql } from '../realtime/presence.js';
 import type { MemberRow, UserRow } from '../store/rows.js';
+import { MEMBER_COLUMNS } from '../store/channels.js';
 import { checkRefShape } from '../policy/channel-types.js';
 
 type Payload = z.infer<typeof QueryMembersPayload>;
@@ -76,7 +77,7 @@ export async function queryMembers(ctx: ChatContext, actor: Actor, query: Payloa
     )
     .concat('m.user_id ASC');
   const { rows } = await ctx.db.query<MemberRow & { user: UserRow }>(
-    `SELECT m.*, to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')}) AS "user"
+    `SELECT ${MEMBER_COLUMNS}, to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')}) AS "user"
        FROM chat_members m JOIN chat_users u ON u.id = m.user_id
       WHERE ${where.join(' AND ')}
       ORDER BY ${order.join(', ')} LIMIT ${p(query.limit ?? 100)} OFFSET ${p(query.offset ?? 0)}`,

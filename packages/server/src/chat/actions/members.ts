@@ -38,7 +38,8 @@ export async function inviteMembers(ctx: ChatContext, actor: Actor, cid: string,
     if (missing.length) throw inputError(`users ${missing.join(', ')} don't exist`);
     for (const id of ids) {
       const r = await q.query(
-        'INSERT INTO chat_members (cid, user_id, invited) VALUES ($1, $2, true) ON CONFLICT DO NOTHING',
+        `INSERT INTO chat_members (cid, user_id, invited, unread_seq)
+         VALUES ($1, $2, true, (SELECT unread_seq FROM chat_channels WHERE cid = $1)) ON CONFLICT DO NOTHING`,
         [cid, id],
       );
       if (r.rowCount === 0) continue;

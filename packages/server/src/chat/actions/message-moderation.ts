@@ -19,7 +19,8 @@ const PINNED_PAGE_MAX = 100;
  */
 export async function recountUnread(q: Queryable, cid: string): Promise<void> {
   await q.query(
-    `UPDATE chat_members m SET unread_count = (
+    `UPDATE chat_members m SET unread_seq = (SELECT uc.unread_seq FROM chat_channels uc WHERE uc.cid = m.cid),
+       unread_base = (
        SELECT count(*) FROM chat_messages x JOIN chat_channels c ON c.cid = x.cid
         WHERE x.cid = m.cid AND x.created_at > m.last_read AND (x.parent_id IS NULL OR x.show_in_channel)
           AND NOT x.silent AND x.type NOT IN ('system', 'deleted') AND x.user_id IS DISTINCT FROM m.user_id

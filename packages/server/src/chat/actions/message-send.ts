@@ -11,7 +11,7 @@ import { presentMessage, RESERVED_MESSAGE_FIELDS } from '../presenters/message.j
 import { write, type Outbox } from '../realtime/outbox.js';
 import { checkNotBlocked } from './blocks.js';
 import { doThreadReply } from './threads.js';
-import { lockChannel, memberIds } from '../store/channels.js';
+import { lockChannel, memberIds, setUnreadSql } from '../store/channels.js';
 import { getMessage, loadLookups } from '../store/messages.js';
 import type { ChannelRow, MessageRow } from '../store/rows.js';
 
@@ -136,30 +136,27 @@ export async function doSendMessage(
 
   const inMainList = !parent || row.show_in_channel;
   if (inMainList) {
-    await q.query('UPDATE chat_channels SET last_message_at = $2, updated_at = $2 WHERE cid = $1', [
-      cid,
-      row.created_at,
-    ]);
+    // Counting the message here is what raises every member's unread count (computed on read: unreadSql).
+    const counts = !row.silent && row.type !== 'system';
+    await q.query(
+      `UPDATE chat_channels SET last_message_at = $2, updated_at = $2, unread_seq = unread_seq + $3::int
+        WHERE cid = $1`,
+      [cid, row.created_at, counts ? 1 : 0],
+    );
   }
   if (parent) {
     await q.query('UPDATE chat_messages SET reply_count = reply_count + 1 WHERE id = $1', [parent.id]);
     await doThreadReply(q, parent, row);
   }
   if (inMainList) {
-    // A new message brings a hidden channel back into every member's list.
+    // A new message brings a hidden channel back into every member's list (the partial index finds them).
     await q.query('UPDATE chat_members SET hidden = false WHERE cid = $1 AND hidden', [cid]);
-  }
-  if (inMainList && !row.silent && row.type !== 'system') {
-    await q.query(
-      'UPDATE chat_members SET unread_count = unread_count + 1 WHERE cid = $1 AND user_id IS DISTINCT FROM $2',
-      [cid, userId],
-    );
   }
   if (userId && memberSet.has(userId)) {
     // Sending reads the channel up to one's own message.
     await q.query(
-      `UPDATE chat_members SET last_read = $3, last_read_message_id = $4, unread_count = 0
-        WHERE cid = $1 AND user_id = $2`,
+      `UPDATE chat_members m SET last_read = $3, last_read_message_id = $4, ${setUnreadSql('m', '0')}
+        WHERE m.cid = $1 AND m.user_id = $2`,
       [cid, userId, row.created_at, row.id],
     );
   }

@@ -3,7 +3,7 @@ import { inputError, notAllowed } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
 import { presentUser } from '../presenters/user.js';
 import { write } from '../realtime/outbox.js';
-import { memberIds } from '../store/channels.js';
+import { memberIds, setUnreadSql } from '../store/channels.js';
 import { getMessage } from '../store/messages.js';
 import { getUser, unreadTotals } from '../store/users.js';
 import { channelIds } from '../views/messages.js';
@@ -45,8 +45,9 @@ export async function markRead(ctx: ChatContext, actor: Actor, cid: string, mess
     const unread = (await q.query<{ n: number }>(UNREAD_AFTER, [cid, seq, userId])).rows[0]?.n ?? 0;
     const now = new Date().toISOString();
     await q.query(
-      `UPDATE chat_members SET last_read = $3, last_read_message_id = $4, unread_count = $5, updated_at = now()
-        WHERE cid = $1 AND user_id = $2`,
+      `UPDATE chat_members m SET last_read = $3, last_read_message_id = $4, ${setUnreadSql('m', '$5')},
+              updated_at = now()
+        WHERE m.cid = $1 AND m.user_id = $2`,
       [cid, userId, now, readId, unread],
     );
     const userRow = await getUser(q, userId);
@@ -88,8 +89,9 @@ export async function markUnread(ctx: ChatContext, actor: Actor, cid: string, me
     const unread = (await q.query<{ n: number }>(UNREAD_AFTER, [cid, m.seq - 1, userId])).rows[0]?.n ?? 0;
     const lastRead = new Date(m.created_at.getTime() - 1);
     await q.query(
-      `UPDATE chat_members SET last_read = $3, last_read_message_id = $4, unread_count = $5, updated_at = now()
-        WHERE cid = $1 AND user_id = $2`,
+      `UPDATE chat_members m SET last_read = $3, last_read_message_id = $4, ${setUnreadSql('m', '$5')},
+              updated_at = now()
+        WHERE m.cid = $1 AND m.user_id = $2`,
       [cid, userId, lastRead, prev.rows[0]?.id ?? null, unread],
     );
     const now = new Date().toISOString();

@@ -4,8 +4,11 @@ import { requireAdmin } from '../policy/channel-access.js';
 import { presentUser } from '../presenters/user.js';
 import { iso } from '../presenters/time.js';
 import { write } from '../realtime/outbox.js';
-import { readerSql } from '../store/channels.js';
+import { readerSql, setUnreadSql } from '../store/channels.js';
 import { getUser, unreadTotals } from '../store/users.js';
+
+/** The unread count of member `m` in channel `c` (both joined): see store/channels `unreadSql`. */
+const UNREAD = '(m.unread_base + c.unread_seq - m.unread_seq)::int';
 
 interface UnreadChannelRow {
   cid: string;
@@ -26,8 +29,9 @@ interface UnreadThreadRow {
 export async function unreadCounts(ctx: ChatContext, userId: string) {
   const totals = await unreadTotals(ctx.db, userId);
   const channels = await ctx.db.query<UnreadChannelRow>(
-    `SELECT m.cid, c.type, m.unread_count, m.last_read FROM chat_members m JOIN chat_channels c ON c.cid = m.cid
-      WHERE m.user_id = $1 AND m.unread_count > 0 AND c.deleted_at IS NULL AND ${readerSql('m')}
+    `SELECT m.cid, c.type, ${UNREAD} AS unread_count, m.last_read
+       FROM chat_members m JOIN chat_channels c ON c.cid = m.cid
+      WHERE m.user_id = $1 AND ${UNREAD} > 0 AND c.deleted_at IS NULL AND ${readerSql('m')}
         AND NOT (m.muted AND (m.mute_expires IS NULL OR m.mute_expires > now()))
       ORDER BY m.cid`,
     [userId],
@@ -91,11 +95,11 @@ export async function markAllRead(ctx: ChatContext, actor: Actor) {
   const userId = actor.userId;
   await write(ctx, async (q, out) => {
     const { rows } = await q.query<{ cid: string; type: string; id: string }>(
-      `UPDATE chat_members m SET last_read = now(), unread_count = 0, updated_at = now(),
+      `UPDATE chat_members m SET last_read = now(), ${setUnreadSql('m', '0')}, updated_at = now(),
               last_read_message_id = (SELECT x.id FROM chat_messages x WHERE x.cid = m.cid
                                         AND (x.parent_id IS NULL OR x.show_in_channel) ORDER BY x.seq DESC LIMIT 1)
          FROM chat_channels c
-        WHERE c.cid = m.cid AND m.user_id = $1 AND m.unread_count > 0
+        WHERE c.cid = m.cid AND m.user_id = $1 AND ${UNREAD} > 0
         RETURNING m.cid, c.type, c.id`,
       [userId],
     );

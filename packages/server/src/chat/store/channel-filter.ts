@@ -1,4 +1,5 @@
 import { inputError } from '../errors.js';
+import { unreadSql } from './channels.js';
 
 /**
  * Translates query-channels `filter_conditions` (chat-spec §7) into SQL over `chat_channels c`, with `vm` the
@@ -217,6 +218,6 @@ export const CHANNEL_SORT: Record<string, string> = {
   member_count: '(SELECT count(*) FROM chat_members mc WHERE mc.cid = c.cid)',
   pinned_at: 'vm.pinned_at',
   archived_at: 'vm.archived_at',
-  has_unread: '(vm.unread_count > 0)',
-  unread_count: 'vm.unread_count',
+  has_unread: `(${unreadSql('vm')} > 0)`,
+  unread_count: unreadSql('vm'),
 };

@@ -22,11 +22,27 @@ export async function lockChannel(q: Queryable, cid: string): Promise<ChannelRow
   return getChannel(q, cid);
 }
 
+/**
+ * A member's unread count (member alias `m`), computed on read so that a send touches no member row: the count
+ * when it was last set (`unread_base`) plus the channel's counted messages since (`chat_channels.unread_seq`).
+ */
+export function unreadSql(m: string): string {
+  return `(${m}.unread_base + (SELECT uc.unread_seq FROM chat_channels uc WHERE uc.cid = ${m}.cid) - ${m}.unread_seq)`;
+}
+
+/** SET clause of an `UPDATE chat_members <m>` that makes the member's unread count `value` from now on. */
+export function setUnreadSql(m: string, value: string): string {
+  return `unread_base = ${value}, unread_seq = (SELECT uc.unread_seq FROM chat_channels uc WHERE uc.cid = ${m}.cid)`;
+}
+
+/** The columns of a member row (alias `m`), with its unread count. */
+export const MEMBER_COLUMNS = `m.*, ${unreadSql('m')}::int AS unread_count`;
+
 export async function getMember(q: Queryable, cid: string, userId: string): Promise<MemberRow | undefined> {
-  const { rows } = await q.query<MemberRow>('SELECT * FROM chat_members WHERE cid = $1 AND user_id = $2', [
-    cid,
-    userId,
-  ]);
+  const { rows } = await q.query<MemberRow>(
+    `SELECT ${MEMBER_COLUMNS} FROM chat_members m WHERE m.cid = $1 AND m.user_id = $2`,
+    [cid, userId],
+  );
   return rows[0];
 }
 
@@ -39,7 +55,7 @@ export async function getMemberships(
   const map = new Map<string, MemberRow>();
   if (cids.length === 0) return map;
   const { rows } = await q.query<MemberRow>(
-    'SELECT * FROM chat_members WHERE cid = ANY($1) AND user_id = $2',
+    `SELECT ${MEMBER_COLUMNS} FROM chat_members m WHERE m.cid = ANY($1) AND m.user_id = $2`,
     [cids, userId],
   );
   for (const row of rows) map.set(row.cid, row);
@@ -77,7 +93,7 @@ export async function listMembers(
   if (cids.length === 0 || limit === 0) return map;
   const { rows } = await q.query<MemberRow & { user: UserRow; rn: number }>(
     `SELECT * FROM (
-       SELECT m.*, to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')}) AS "user",
+       SELECT ${MEMBER_COLUMNS}, to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')}) AS "user",
               row_number() OVER (PARTITION BY m.cid ORDER BY m.created_at, m.user_id) AS rn
          FROM chat_members m JOIN chat_users u ON u.id = m.user_id
         WHERE m.cid = ANY($1)

@@ -29,8 +29,8 @@ export async function unreadTotals(
   userId: string,
 ): Promise<{ total_unread_count: number; unread_channels: number }> {
   const { rows } = await q.query<{ total: number; channels: number }>(
-    `SELECT coalesce(sum(m.unread_count), 0)::int AS total,
-            count(*) FILTER (WHERE m.unread_count > 0)::int AS channels
+    `SELECT coalesce(sum(m.unread_base + c.unread_seq - m.unread_seq), 0)::int AS total,
+            count(*) FILTER (WHERE m.unread_base + c.unread_seq - m.unread_seq > 0)::int AS channels
        FROM chat_members m JOIN chat_channels c ON c.cid = m.cid
       WHERE m.user_id = $1 AND c.deleted_at IS NULL AND NOT m.banned
         AND (NOT m.invited OR m.invite_accepted_at IS NOT NULL)

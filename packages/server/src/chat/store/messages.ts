@@ -92,15 +92,18 @@ export async function latestMessages(
   const map = new Map<string, MessageRow[]>();
   const cids = [...after.keys()];
   if (cids.length === 0 || limit === 0) return map;
+  // Per channel, walk the (cid, seq) index backwards and stop after `limit` rows: a long history is not read.
   const { rows } = await q.query<MessageRow>(
-    `SELECT * FROM (
-       SELECT m.*, row_number() OVER (PARTITION BY m.cid ORDER BY m.seq DESC) AS rn
-         FROM chat_messages m JOIN unnest($1::text[], $2::timestamptz[]) AS a(cid, after) ON a.cid = m.cid
-        WHERE (m.parent_id IS NULL OR m.show_in_channel) AND (a.after IS NULL OR m.created_at > a.after)
-     ) t WHERE rn <= $3 ORDER BY cid, seq`,
+    `SELECT m.* FROM unnest($1::text[], $2::timestamptz[]) AS a(cid, after)
+       CROSS JOIN LATERAL (
+         SELECT * FROM chat_messages x
+          WHERE x.cid = a.cid AND (x.parent_id IS NULL OR x.show_in_channel)
+            AND (a.after IS NULL OR x.created_at > a.after)
+          ORDER BY x.seq DESC LIMIT $3) m
+      ORDER BY m.cid, m.seq`,
     [cids, cids.map((c) => after.get(c) ?? null), limit],
   );
-  for (const { rn: _rn, ...row } of rows as Array<MessageRow & { rn: number }>) push(map, row.cid, row);
+  for (const row of rows) push(map, row.cid, row);
   return map;
 }
 
@@ -113,16 +116,17 @@ export async function pinnedMessages(
   const map = new Map<string, MessageRow[]>();
   const cids = [...after.keys()];
   if (cids.length === 0) return map;
-  const { rows } = await q.query<MessageRow & { rn: number }>(
-    `SELECT * FROM (
-       SELECT m.*, row_number() OVER (PARTITION BY m.cid ORDER BY m.pinned_at DESC, m.seq DESC) AS rn
-         FROM chat_messages m JOIN unnest($1::text[], $2::timestamptz[]) AS a(cid, after) ON a.cid = m.cid
-        WHERE m.pinned AND m.type <> 'deleted' AND (m.pin_expires IS NULL OR m.pin_expires > now())
-          AND (a.after IS NULL OR m.created_at > a.after)
-     ) t WHERE rn <= $3 ORDER BY cid, rn`,
+  const { rows } = await q.query<MessageRow>(
+    `SELECT m.* FROM unnest($1::text[], $2::timestamptz[]) AS a(cid, after)
+       CROSS JOIN LATERAL (
+         SELECT * FROM chat_messages x
+          WHERE x.cid = a.cid AND x.pinned AND x.type <> 'deleted' AND (x.pin_expires IS NULL OR x.pin_expires > now())
+            AND (a.after IS NULL OR x.created_at > a.after)
+          ORDER BY x.pinned_at DESC, x.seq DESC LIMIT $3) m
+      ORDER BY m.cid, m.pinned_at DESC, m.seq DESC`,
     [cids, cids.map((c) => after.get(c) ?? null), limit],
   );
-  for (const { rn: _rn, ...row } of rows) push(map, row.cid, row);
+  for (const row of rows) push(map, row.cid, row);
   return map;
 }
 
@@ -154,17 +158,17 @@ export async function loadLookups(
   const hiddenForViewer = new Set<string>();
   const withReactions = rows.filter((r) => Object.keys(r.reaction_groups).length > 0).map((r) => r.id);
   if (withReactions.length > 0) {
-    const res = await q.query<ReactionRow & { rn: number }>(
-      `SELECT * FROM (
-         SELECT r.*, row_number() OVER (PARTITION BY message_id ORDER BY created_at DESC) AS rn
-           FROM chat_reactions r WHERE message_id = ANY($1)
-       ) t WHERE rn <= $2 OR user_id = $3`,
+    // The latest few per message through the (message_id, created_at DESC) index, and the viewer's own.
+    const res = await q.query<ReactionRow & { latest: boolean }>(
+      `SELECT r.*, true AS latest FROM unnest($1::text[]) AS a(id)
+         CROSS JOIN LATERAL (SELECT * FROM chat_reactions x WHERE x.message_id = a.id
+                              ORDER BY x.created_at DESC LIMIT $2) r
+       UNION ALL
+       SELECT r.*, false FROM chat_reactions r WHERE r.message_id = ANY($1) AND r.user_id = $3
+       ORDER BY message_id, created_at DESC`,
       [withReactions, LATEST_REACTIONS, viewerId ?? null],
     );
-    for (const r of res.rows) {
-      if (r.rn <= LATEST_REACTIONS) push(latestReactions, r.message_id, r);
-      if (r.user_id === viewerId) push(ownReactions, r.message_id, r);
-    }
+    for (const { latest, ...r } of res.rows) push(latest ? latestReactions : ownReactions, r.message_id, r);
   }
   if (viewerId && ids.length > 0) {
     const res = await q.query<{ message_id: string }>(

@@ -42,10 +42,11 @@ export async function presentThreads(
   const ids = parents.map((p) => p.id);
   if (ids.length === 0) return [];
   const threads = await q.query<ThreadRow>('SELECT * FROM chat_threads WHERE parent_id = ANY($1)', [ids]);
-  const replies = await q.query<MessageRow & { rn: number }>(
-    `SELECT * FROM (SELECT m.*, row_number() OVER (PARTITION BY parent_id ORDER BY seq DESC) AS rn
-                      FROM chat_messages m WHERE parent_id = ANY($1)) t
-      WHERE rn <= $2 ORDER BY parent_id, seq`,
+  const replies = await q.query<MessageRow>(
+    `SELECT m.* FROM unnest($1::text[]) AS p(id)
+       CROSS JOIN LATERAL (SELECT * FROM chat_messages x WHERE x.parent_id = p.id
+                            ORDER BY x.seq DESC LIMIT $2) m
+      ORDER BY m.parent_id, m.seq`,
     [ids, limits.reply_limit],
   );
   const participants = await q.query<ParticipantRow>(

@@ -11,7 +11,7 @@ import { presentMessage, RESERVED_MESSAGE_FIELDS } from '../presenters/message.j
 import { write, type Outbox } from '../realtime/outbox.js';
 import { checkNotBlocked } from './blocks.js';
 import { doThreadReply } from './threads.js';
-import { lockChannel, memberIds, setUnreadSql } from '../store/channels.js';
+import { lockChannel, memberIds } from '../store/channels.js';
 import { getMessage, loadLookups } from '../store/messages.js';
 import type { ChannelRow, MessageRow } from '../store/rows.js';
 
@@ -104,22 +104,41 @@ export async function doSendMessage(
   const parent = await checkReferences(q, channel, input, access);
   await checkCooldown(q, access, userId);
   const id = input.id ?? crypto.randomUUID();
-  if (await getMessage(q, id)) throw duplicateId(id);
 
   const custom = Object.fromEntries(Object.entries(input).filter(([k]) => !RESERVED_MESSAGE_FIELDS.has(k)));
   const members = await memberIds(q, cid);
   const memberSet = new Set(members);
   const mentioned = [...new Set(input.mentioned_users ?? [])].filter((m) => memberSet.has(m));
+  const inMainList = !parent || input.show_in_channel === true;
+  // Counting the message is what raises every member's unread count (computed on read: store/channels unreadSql).
+  const type = parent ? 'reply' : (input.type ?? 'regular');
+  const counts = inMainList && input.silent !== true && type !== 'system' ? 1 : 0;
+  const readsOwn = userId !== null && memberSet.has(userId);
+  // One statement: the message, the channel's order and counter, hidden members back, the sender's read state.
   const inserted = await q.query<MessageRow>(
-    `INSERT INTO chat_messages (id, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
-                                mentioned_users, attachments, custom, silent, poll_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-     ON CONFLICT (id) DO NOTHING RETURNING *`,
+    `WITH ins AS (
+       INSERT INTO chat_messages (id, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
+                                  mentioned_users, attachments, custom, silent, poll_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+       ON CONFLICT (id) DO NOTHING RETURNING *),
+     channel AS (
+       UPDATE chat_channels c SET last_message_at = ins.created_at, updated_at = ins.created_at,
+              unread_seq = c.unread_seq + $15::int
+         FROM ins WHERE c.cid = ins.cid AND $14::boolean),
+     unhide AS (
+       UPDATE chat_members m SET hidden = false
+        WHERE m.cid = $2 AND m.hidden AND $14::boolean AND (NOT $17::boolean OR m.user_id <> $3)
+          AND EXISTS (SELECT 1 FROM ins)),
+     own_read AS (
+       UPDATE chat_members m SET last_read = ins.created_at, last_read_message_id = ins.id, unread_base = 0,
+              unread_seq = $16::int, hidden = CASE WHEN $14::boolean THEN false ELSE m.hidden END
+         FROM ins WHERE m.cid = $2 AND m.user_id = $3 AND $17::boolean)
+     SELECT * FROM ins`,
     [
       id,
       cid,
       userId,
-      parent ? 'reply' : (input.type ?? 'regular'),
+      type,
       (input.text ?? '').replace(/^\n+|\n+$/g, ''),
       parent?.id ?? null,
       parent ? input.show_in_channel === true : false,
@@ -129,36 +148,17 @@ export async function doSendMessage(
       JSON.stringify(custom),
       input.silent === true,
       input.poll_id ?? null,
+      inMainList,
+      counts,
+      channel.unread_seq + counts,
+      readsOwn,
     ],
   );
   const row = inserted.rows[0];
   if (!row) throw duplicateId(id);
-
-  const inMainList = !parent || row.show_in_channel;
-  if (inMainList) {
-    // Counting the message here is what raises every member's unread count (computed on read: unreadSql).
-    const counts = !row.silent && row.type !== 'system';
-    await q.query(
-      `UPDATE chat_channels SET last_message_at = $2, updated_at = $2, unread_seq = unread_seq + $3::int
-        WHERE cid = $1`,
-      [cid, row.created_at, counts ? 1 : 0],
-    );
-  }
   if (parent) {
     await q.query('UPDATE chat_messages SET reply_count = reply_count + 1 WHERE id = $1', [parent.id]);
     await doThreadReply(q, parent, row);
-  }
-  if (inMainList) {
-    // A new message brings a hidden channel back into every member's list (the partial index finds them).
-    await q.query('UPDATE chat_members SET hidden = false WHERE cid = $1 AND hidden', [cid]);
-  }
-  if (userId && memberSet.has(userId)) {
-    // Sending reads the channel up to one's own message.
-    await q.query(
-      `UPDATE chat_members m SET last_read = $3, last_read_message_id = $4, ${setUnreadSql('m', '0')}
-        WHERE m.cid = $1 AND m.user_id = $2`,
-      [cid, userId, row.created_at, row.id],
-    );
   }
 
   const lookups = await loadLookups(q, parent ? [row, parent] : [row], undefined);

@@ -22,6 +22,7 @@ const channel = (over: Partial<ChannelRow> = {}): ChannelRow => ({
   last_message_at: null,
   truncated_at: null,
   deleted_at: null,
+  unread_seq: 0,
   member_count: 2,
   config: {},
   ...over,

@@ -24,11 +24,19 @@ export class Outbox {
     this.deliveries.push(delivery);
   }
 
+  /** Records the events in one statement; `seq` follows the order they were staged in. */
   async record(q: Queryable): Promise<void> {
-    for (const r of this.records) {
+    // 1,000 rows (5,000 parameters) per statement stays far below PostgreSQL's 65,535 parameters.
+    for (let i = 0; i < this.records.length; i += 1000) {
+      const params: unknown[] = [];
+      const rows = this.records.slice(i, i + 1000).map((r) => {
+        params.push(r.cid, r.userId, r.event.type, JSON.stringify(r.event), r.event.created_at);
+        const n = params.length;
+        return `($${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::jsonb, $${n}::timestamptz)`;
+      });
       await q.query(
-        `INSERT INTO chat_events (cid, user_id, type, payload, created_at) VALUES ($1, $2, $3, $4, $5)`,
-        [r.cid, r.userId, r.event.type, JSON.stringify(r.event), r.event.created_at],
+        `INSERT INTO chat_events (cid, user_id, type, payload, created_at) VALUES ${rows.join(', ')}`,
+        params,
       );
     }
   }

@@ -18,8 +18,13 @@ export async function getChannel(q: Queryable, cid: string): Promise<ChannelRow 
 
 /** Locks the channel row for the rest of the transaction (serialises writes that change its state). */
 export async function lockChannel(q: Queryable, cid: string): Promise<ChannelRow | undefined> {
-  await q.query('SELECT 1 FROM chat_channels WHERE cid = $1 FOR UPDATE', [cid]);
-  return getChannel(q, cid);
+  // Locks and reads in one round trip; a deleted channel stays locked but reads as missing, as getChannel does.
+  const { rows } = await q.query<ChannelRow>(
+    `SELECT ${CHANNEL_COLUMNS} FROM chat_channels c WHERE c.cid = $1 FOR UPDATE OF c`,
+    [cid],
+  );
+  const row = rows[0];
+  return row && row.deleted_at === null ? row : undefined;
 }
 
 /**

@@ -35,6 +35,8 @@ export interface ChannelRow {
   last_message_at: Date | null;
   truncated_at: Date | null;
   deleted_at: Date | null;
+  /** Messages so far that count as unread (see store/channels `unreadSql`). */
+  unread_seq: number;
   /** Computed by the loaders. */
   member_count: number;
   /** The channel type's stored settings (differences over the defaults), joined by the loaders. */

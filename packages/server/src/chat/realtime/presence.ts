@@ -53,9 +53,11 @@ export async function connectionOpened(ctx: ChatContext, conn: Connection): Prom
 }
 
 /** Keeps a connection's row fresh (every ping interval). */
-export async function connectionSeen(ctx: ChatContext, conn: Connection): Promise<void> {
-  if (conn.anonymous) return;
-  await ctx.db.query('UPDATE chat_presence SET seen_at = now() WHERE connection_id = $1', [conn.id]);
+export async function connectionsSeen(ctx: ChatContext, connectionIds: string[]): Promise<void> {
+  if (connectionIds.length === 0) return;
+  await ctx.db.query('UPDATE chat_presence SET seen_at = now() WHERE connection_id = ANY($1)', [
+    connectionIds,
+  ]);
 }
 
 /** Drops a connection; the user's last one makes them offline (and sets `last_active`). */

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { CHAT_TIMING } from '@caseroom/protocol';
 import { DeviceRequest } from '@caseroom/protocol';
 import type { DeviceInput } from '../actions/devices.js';
 import { authenticate } from '../auth.js';
 import type { ChatContext } from '../context.js';
 import { ChatError, inputError } from '../errors.js';
 import type { Connection, ConnectionSink } from '../realtime/connections.js';
-import { connectionClosed, connectionSeen } from '../realtime/presence.js';
+import { connectionClosed } from '../realtime/presence.js';
+import { SocketSweep } from '../realtime/socket-sweep.js';
 import { openSession } from '../realtime/session.js';
 import { credentialsOf } from './credentials.js';
 
@@ -69,18 +69,20 @@ async function open(
  * `health.check` pings are answered; a socket silent for longer than the connection check timeout is dropped.
  */
 export function connectRoute(http: FastifyInstance, ctx: ChatContext): void {
+  const sweep = new SocketSweep(ctx);
+  http.addHook('onClose', async () => sweep.stop());
   http.get('/connect', { websocket: true }, (socket, req) => {
     let conn: Connection | undefined;
-    let lastSeen = Date.now();
+    const watched = sweep.watch(socket);
     const ready = open(ctx, socket, req)
-      .then((c) => (conn = c))
+      .then((c) => (conn = watched.conn = c))
       .catch((err: unknown) => {
         ctx.log.error({ err }, 'chat socket open failed');
         socket.close(1011, 'internal error');
       });
-    socket.on('pong', () => (lastSeen = Date.now()));
+    socket.on('pong', () => (watched.lastSeen = Date.now()));
     socket.on('message', (data) => {
-      lastSeen = Date.now();
+      watched.lastSeen = Date.now();
       void ready.then(() => {
         if (!conn) return;
         let frame: unknown;
@@ -100,13 +102,8 @@ export function connectRoute(http: FastifyInstance, ctx: ChatContext): void {
         }
       });
     });
-    const check = setInterval(() => {
-      if (Date.now() - lastSeen > CHAT_TIMING.connectionCheckTimeoutMs) socket.terminate();
-      else if (socket.readyState === socket.OPEN) socket.ping();
-      if (conn) connectionSeen(ctx, conn).catch((err: unknown) => ctx.log.warn({ err }, 'presence refresh'));
-    }, CHAT_TIMING.wsPingIntervalMs);
     socket.on('close', () => {
-      clearInterval(check);
+      sweep.unwatch(watched);
       void ready.then(async () => {
         if (!conn) return;
         ctx.realtime.connections.remove(conn);

@@ -17,6 +17,8 @@ export const CHAT_LIMITS = {
   threadReplyPageSize: 50,
   /** Our chosen send length limit (chat-spec §5 leaves the value open; documented in docs/decisions.md). */
   maxMessageLength: 5000,
+  /** Mark unread reaches back at most this many main-list messages (chat-spec §5 "only the first N"). */
+  markUnreadWindow: 100,
   /** Attachments per message. */
   maxAttachments: 30,
   /** Channel and channel-type ids: letters, digits and `!-_`, at most 64 characters. */

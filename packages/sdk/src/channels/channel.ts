@@ -1,4 +1,5 @@
 import {
+  CHAT_LIMITS,
   type Channel,
   type ChannelState,
   type ChatEvent,
@@ -213,8 +214,15 @@ export class ChatChannel extends ChannelMessageActions {
     try {
       await this.ctx.api.post(`${this.path()}/unread`, { message_id: messageId });
     } catch (error) {
-      this.ctx.notify({ text: NOTICE_TEXTS.markUnreadError });
-      throw toChatApiError(error);
+      const failure = toChatApiError(error);
+      // chat-spec §5: older than the window the server allows (CHAT_LIMITS.markUnreadWindow).
+      const tooOld = failure.code === 4 && /only the latest \d+ messages/.test(failure.message);
+      this.ctx.notify({
+        text: tooOld
+          ? NOTICE_TEXTS.markUnreadWindow.replace('{{count}}', String(CHAT_LIMITS.markUnreadWindow))
+          : NOTICE_TEXTS.markUnreadError,
+      });
+      throw failure;
     }
   }
 

@@ -14,6 +14,7 @@ export const NOTICE_TEXTS = {
   deleteError: 'Error deleting message',
   editError: 'Edit message request failed',
   markUnreadError: 'Error marking message as unread',
+  markUnreadWindow: 'Error, only the first {{count}} message can be marked as unread',
   pinned: 'Message pinned',
   pinError: 'Error pinning message',
   unpinned: 'Message unpinned',

@@ -266,6 +266,7 @@ export const en = {
   'chat.notice.deleteError': 'Error deleting message',
   'chat.notice.editError': 'Edit message request failed',
   'chat.notice.markUnreadError': 'Error marking message as unread',
+  'chat.notice.markUnreadWindow': 'Error, only the first {{count}} message can be marked as unread',
   'chat.notice.pinned': 'Message pinned',
   'chat.notice.pinError': 'Error pinning message',
   'chat.notice.unpinned': 'Message unpinned',

@@ -143,6 +143,7 @@ export const nbChat: Partial<Record<MessageKey, string>> = {
   'chat.notice.deleteError': 'Feil ved sletting av meldingen',
   'chat.notice.editError': 'Kunne ikke redigere meldingen',
   'chat.notice.markUnreadError': 'Feil ved merking som ulest',
+  'chat.notice.markUnreadWindow': 'Feil: bare de {{count}} nyeste meldingene kan merkes som uleste',
   'chat.notice.pinned': 'Meldingen er festet',
   'chat.notice.pinError': 'Feil ved festing av meldingen',
   'chat.notice.unpinned': 'Meldingen er løsnet',

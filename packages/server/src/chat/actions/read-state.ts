@@ -1,3 +1,5 @@
+import { CHAT_LIMITS } from '@caseroom/protocol';
+import type { Queryable } from '../../platform/db.js';
 import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
@@ -73,6 +75,21 @@ export async function markRead(ctx: ChatContext, actor: Actor, cid: string, mess
 }
 
 /** `POST /chat/channels/{type}/{id}/unread`: marks the channel unread from `messageId` on. */
+/** Mark unread reaches back at most `CHAT_LIMITS.markUnreadWindow` main-list messages from the newest. */
+async function checkUnreadWindow(q: Queryable, cid: string, seq: number): Promise<void> {
+  const window = CHAT_LIMITS.markUnreadWindow;
+  const { rows } = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (
+       SELECT 1 FROM chat_messages
+        WHERE cid = $1 AND seq >= $2 AND (parent_id IS NULL OR show_in_channel)
+        LIMIT $3) newest`,
+    [cid, seq, window + 1],
+  );
+  if ((rows[0]?.n ?? 0) > window) {
+    throw inputError(`only the latest ${window} messages can be marked unread`);
+  }
+}
+
 export async function markUnread(ctx: ChatContext, actor: Actor, cid: string, messageId: string) {
   const userId = userOnly(actor);
   return write(ctx, async (q, out) => {
@@ -81,6 +98,7 @@ export async function markUnread(ctx: ChatContext, actor: Actor, cid: string, me
     const m = await getMessage(q, messageId);
     if (!m || m.cid !== cid) throw inputError(`message ${messageId} is not in channel ${cid}`);
     if (m.parent_id && !m.show_in_channel) throw inputError('only main-list messages can be marked unread');
+    await checkUnreadWindow(q, cid, m.seq);
     const prev = await q.query<{ id: string }>(
       `SELECT id FROM chat_messages WHERE cid = $1 AND seq < $2 AND (parent_id IS NULL OR show_in_channel)
         ORDER BY seq DESC LIMIT 1`,

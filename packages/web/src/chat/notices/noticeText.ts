@@ -1,3 +1,4 @@
+import { CHAT_LIMITS } from '@caseroom/protocol';
 import { NOTICE_TEXTS } from '@caseroom/sdk';
 import { t, type MessageKey } from '../../i18n/t';
 
@@ -13,6 +14,7 @@ const KEYS: Record<keyof typeof NOTICE_TEXTS, MessageKey> = {
   deleteError: 'chat.notice.deleteError',
   editError: 'chat.notice.editError',
   markUnreadError: 'chat.notice.markUnreadError',
+  markUnreadWindow: 'chat.notice.markUnreadWindow',
   pinned: 'chat.notice.pinned',
   pinError: 'chat.notice.pinError',
   unpinned: 'chat.notice.unpinned',
@@ -22,12 +24,16 @@ const KEYS: Record<keyof typeof NOTICE_TEXTS, MessageKey> = {
   reactionsLoadError: 'chat.reactions.loadError',
 };
 
+/** The one notice with a number in it, as the SDK fills it in. */
+const PARAMS = { count: CHAT_LIMITS.markUnreadWindow };
+const filled = (text: string) => text.replace('{{count}}', String(PARAMS.count));
+
 const BY_TEXT = new Map<string, MessageKey>(
-  (Object.keys(KEYS) as (keyof typeof NOTICE_TEXTS)[]).map((k) => [NOTICE_TEXTS[k], KEYS[k]]),
+  (Object.keys(KEYS) as (keyof typeof NOTICE_TEXTS)[]).map((k) => [filled(NOTICE_TEXTS[k]), KEYS[k]]),
 );
 
 /** A notice of the SDK (its English texts of chat-spec §8) in the interface language; unknown texts as they are. */
 export function noticeText(text: string): string {
   const key = BY_TEXT.get(text);
-  return key ? t(key) : text;
+  return key ? t(key, PARAMS) : text;
 }

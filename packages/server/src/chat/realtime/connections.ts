@@ -1,7 +1,11 @@
 /** Where a connection's frames go: a WebSocket or a long-poll queue. */
+import type { PreparedFrame } from './ws-frame.js';
+
 export interface ConnectionSink {
   readonly open: boolean;
   send(frame: string): void;
+  /** Sends an event framed once per node (sockets write the prepared WebSocket frame). */
+  sendPrepared?(frame: PreparedFrame): void;
   close(code: number, reason: string): void;
 }
 

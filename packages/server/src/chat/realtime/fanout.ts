@@ -1,6 +1,7 @@
 import type { Bus } from '../../platform/bus.js';
 import type { Logger } from '../../platform/logger.js';
 import { ConnectionRegistry } from './connections.js';
+import { PreparedFrame } from './ws-frame.js';
 
 /** The bus topic every chat node listens on. */
 export const FANOUT_TOPIC = 'chat:fanout';
@@ -153,7 +154,7 @@ export class Realtime {
     const { users, event, watch, presence } = envelope.delivery;
     const cid = typeof event.cid === 'string' ? event.cid : undefined;
     // Framed once per node, written to many sockets.
-    let frame: string | undefined;
+    let frame: PreparedFrame | undefined;
     for (const userId of new Set(users)) {
       for (const conn of this.connections.ofUser(userId)) {
         if (watch && cid) {
@@ -161,8 +162,10 @@ export class Realtime {
           if ((watch === 'watching') !== watching) continue;
         }
         if (presence && !conn.presence) continue;
-        frame ??= JSON.stringify(event);
-        if (conn.sink.open) conn.sink.send(frame);
+        frame ??= new PreparedFrame(JSON.stringify(event));
+        if (!conn.sink.open) continue;
+        if (conn.sink.sendPrepared) conn.sink.sendPrepared(frame);
+        else conn.sink.send(frame.json);
       }
     }
   }

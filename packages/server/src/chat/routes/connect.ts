@@ -8,6 +8,7 @@ import { ChatError, inputError } from '../errors.js';
 import type { Connection, ConnectionSink } from '../realtime/connections.js';
 import { connectionClosed } from '../realtime/presence.js';
 import { SocketSweep } from '../realtime/socket-sweep.js';
+import { sendPrepared } from '../realtime/ws-frame.js';
 import { openSession } from '../realtime/session.js';
 import { credentialsOf } from './credentials.js';
 
@@ -42,6 +43,7 @@ function socketSink(socket: WebSocket): ConnectionSink {
       return socket.readyState === socket.OPEN;
     },
     send: (frame) => socket.send(frame),
+    sendPrepared: (frame) => sendPrepared(socket, frame),
     close: (code, reason) => socket.close(code, reason),
   };
 }

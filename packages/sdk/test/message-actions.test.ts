@@ -1,29 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatClient } from '../src/index.js';
-import { connectTo, serverHelper, until, type TestServer } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { serverForSuite, until } from './support.js';
 
 describe('message actions and threads against the real server on PostgreSQL', () => {
-  let server: TestServer;
-  const clients: ChatClient[] = [];
-
-  beforeAll(async () => {
-    server = await (await serverHelper()).startTestServer();
-    await server.app.chat.server.upsertUsers([
-      { id: 'maria', name: 'Maria' },
-      { id: 'chloe', name: 'Chloe' },
-    ]);
-  });
-
-  afterAll(async () => {
-    for (const client of clients) await client.disconnectUser();
-    await server?.close();
-  });
-
-  async function connect(id: string): Promise<ChatClient> {
-    const client = await connectTo(server, id);
-    clients.push(client);
-    return client;
-  }
+  const { connect } = serverForSuite([
+    { id: 'maria', name: 'Maria' },
+    { id: 'chloe', name: 'Chloe' },
+  ]);
 
   it('edit, react, pin, thread replies and deletes converge on both clients', async () => {
     const maria = await connect('maria');

@@ -1,29 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatClient } from '../src/index.js';
-import { connectTo, serverHelper, until, type TestServer } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { serverForSuite, until } from './support.js';
 
 describe('SDK against the real server: thread list, thread read, flag, reaction queries', () => {
-  let server: TestServer;
-  const clients: ChatClient[] = [];
-
-  beforeAll(async () => {
-    server = await (await serverHelper()).startTestServer();
-    await server.app.chat.server.upsertUsers([
-      { id: 'maria', name: 'Maria' },
-      { id: 'chloe', name: 'Chloe' },
-      { id: 'omar', name: 'Omar' },
-    ]);
-  });
-  afterAll(async () => {
-    for (const client of clients) await client.disconnectUser();
-    await server?.close();
-  });
-
-  async function connect(id: string): Promise<ChatClient> {
-    const client = await connectTo(server, id);
-    clients.push(client);
-    return client;
-  }
+  const { connect } = serverForSuite([
+    { id: 'maria', name: 'Maria' },
+    { id: 'chloe', name: 'Chloe' },
+    { id: 'omar', name: 'Omar' },
+  ]);
 
   it('threads.load() lists the thread with its unread count; opening it marks it read for both sides', async () => {
     const maria = await connect('maria');

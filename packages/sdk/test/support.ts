@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import WebSocket from 'ws';
 import { ChatClient, type ChatClientOptions } from '../src/index.js';
 
@@ -53,4 +54,36 @@ export async function connectTo(
   });
   await client.connectUser({ id }, () => server.app.chat.server.createToken(id));
   return client;
+}
+
+/**
+ * A real server for one suite: started with `users` before the suite, closed after it, and every client that
+ * `connect` made disconnected first.
+ */
+export function serverForSuite(users: { id: string; name?: string }[]): {
+  server(): TestServer;
+  connect(id: string): Promise<ChatClient>;
+} {
+  let server: TestServer | undefined;
+  const clients: ChatClient[] = [];
+  beforeAll(async () => {
+    server = await (await serverHelper()).startTestServer();
+    await server.app.chat.server.upsertUsers(users);
+  });
+  afterAll(async () => {
+    for (const client of clients) await client.disconnectUser();
+    await server?.close();
+  });
+  const current = () => {
+    if (!server) throw new Error('the suite server is not started yet');
+    return server;
+  };
+  return {
+    server: current,
+    async connect(id) {
+      const client = await connectTo(current(), id);
+      clients.push(client);
+      return client;
+    },
+  };
 }

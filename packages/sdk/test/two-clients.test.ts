@@ -1,29 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatClient, LocalMessage } from '../src/index.js';
-import { connectTo, serverHelper, until, type TestServer } from './support.js';
+import { serverForSuite, until } from './support.js';
 
 describe('two SDK clients against the real server on PostgreSQL', () => {
-  let server: TestServer;
-  const clients: ChatClient[] = [];
-
-  beforeAll(async () => {
-    server = await (await serverHelper()).startTestServer();
-    await server.app.chat.server.upsertUsers([
-      { id: 'maria', name: 'Maria' },
-      { id: 'chloe', name: 'Chloe' },
-    ]);
-  });
-
-  afterAll(async () => {
-    for (const client of clients) await client.disconnectUser();
-    await server?.close();
-  });
-
-  async function connect(id: string): Promise<ChatClient> {
-    const client = await connectTo(server, id);
-    clients.push(client);
-    return client;
-  }
+  const { connect } = serverForSuite([
+    { id: 'maria', name: 'Maria' },
+    { id: 'chloe', name: 'Chloe' },
+  ]);
 
   it('exchange messages: each sees the other, and its own go sending -> received', async () => {
     const maria = await connect('maria');
@@ -97,8 +80,9 @@ describe('two SDK clients against the real server on PostgreSQL', () => {
   });
 
   it('a repeat send of the same id counts as received, not as a duplicate', async () => {
-    const maria = clients[0] ?? (await connect('maria'));
+    const maria = await connect('maria');
     const channel = maria.channel('messaging', 'sdk-two-clients');
+    await channel.watch();
     const sent = await channel.sendMessage({ text: 'once' });
     const again = await channel.resendMessage({ ...sent, status: 'failed' });
     expect(again.status).toBe('received');

@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, startTestServer, type TestServer } from './helpers/server.js';
+import { startTwoNodes, type TestServer, type TwoNodes } from './helpers/server.js';
 import { chatCall } from './chat-support.js';
 
 /** Long-poll without sticky sessions: two nodes on one PostgreSQL and one Redis; polls alternate between them. */
 let nodeA: TestServer;
 let nodeB: TestServer;
-let database: { url: string; drop(): Promise<void> };
+let nodes: TwoNodes | undefined;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  nodeA = await startTestServer({ databaseUrl: database.url, redis: true });
-  nodeB = await startTestServer({ databaseUrl: database.url, redis: true });
+  nodes = await startTwoNodes();
+  ({ a: nodeA, b: nodeB } = nodes);
 });
 
-afterAll(async () => {
-  await nodeA?.close();
-  await nodeB?.close();
-  await database?.drop();
-});
+afterAll(() => nodes?.close());
 
 type Events = { events: Array<{ type: string; connection_id?: string; message?: { id: string } }> };
 

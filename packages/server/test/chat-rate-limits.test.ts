@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, startTestServer, type TestServer } from './helpers/server.js';
+import { startTestServer, startTwoNodes, type TestServer, type TwoNodes } from './helpers/server.js';
 import { chatCall, chatUser, type ChatUserClient } from './chat-support.js';
 
 describe('rate limits (memory store)', () => {
@@ -57,18 +57,13 @@ describe('rate limits (memory store)', () => {
 describe('rate limits (Redis, shared by two nodes)', () => {
   let nodeA: TestServer;
   let nodeB: TestServer;
-  let database: { url: string; drop(): Promise<void> };
+  let nodes: TwoNodes | undefined;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    nodeA = await startTestServer({ databaseUrl: database.url, redis: true });
-    nodeB = await startTestServer({ databaseUrl: database.url, redis: true });
+    nodes = await startTwoNodes();
+    ({ a: nodeA, b: nodeB } = nodes);
   });
-  afterAll(async () => {
-    await nodeA?.close();
-    await nodeB?.close();
-    await database?.drop();
-  });
+  afterAll(() => nodes?.close());
 
   it('counts one user’s requests across nodes', async () => {
     const id = `rl-${Date.now()}`;

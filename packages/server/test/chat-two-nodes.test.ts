@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, startTestServer, type TestServer } from './helpers/server.js';
+import { startTwoNodes, type TestServer, type TwoNodes } from './helpers/server.js';
 import { chatCall, openSocket } from './chat-support.js';
 
 /** Two server nodes on one PostgreSQL database and one Redis: fan-out crosses nodes through pub/sub. */
 let nodeA: TestServer;
 let nodeB: TestServer;
-let database: { url: string; drop(): Promise<void> };
+let nodes: TwoNodes | undefined;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  nodeA = await startTestServer({ databaseUrl: database.url, redis: true });
-  nodeB = await startTestServer({ databaseUrl: database.url, redis: true });
+  nodes = await startTwoNodes();
+  ({ a: nodeA, b: nodeB } = nodes);
 });
 
-afterAll(async () => {
-  await nodeA?.close();
-  await nodeB?.close();
-  await database?.drop();
-});
+afterAll(() => nodes?.close());
 
 describe('two nodes', () => {
   it('delivers a message sent through node A to a socket on node B', async () => {

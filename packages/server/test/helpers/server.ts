@@ -98,3 +98,26 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     },
   };
 }
+
+/** Two nodes on one fresh PostgreSQL database and one Redis, as deployed behind a load balancer. */
+export interface TwoNodes {
+  a: TestServer;
+  b: TestServer;
+  close(): Promise<void>;
+}
+
+export async function startTwoNodes(env?: Record<string, string>): Promise<TwoNodes> {
+  const database = await createTestDatabase();
+  const options = { databaseUrl: database.url, redis: true, ...(env ? { env } : {}) };
+  const a = await startTestServer(options);
+  const b = await startTestServer(options);
+  return {
+    a,
+    b,
+    async close() {
+      await a.close();
+      await b.close();
+      await database.drop();
+    },
+  };
+}

@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { NavLink } from 'react-router-dom';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../i18n/t';
-import { channelTitle, groupByCaseplan } from './channelInfo';
+import { channelPreview, channelTitle, groupByCaseplan } from './channelInfo';
 import type { ChannelListEntry, ChannelListHandle } from './sdkTypes';
 import { useStore } from './useStore';
 
@@ -107,7 +107,10 @@ function ChannelGroup(props: { title: string; entries: ChannelListEntry[]; userI
 function ChannelLink({ entry, userId }: { entry: ChannelListEntry; userId: string }) {
   const { channel, members, lastMessage, unreadCount } = entry;
   const title = channelTitle(channel, members, userId, t('chat.channel.untitled'));
-  const preview = lastMessage?.text?.trim() || t('chat.channels.noMessages');
+  const preview = channelPreview(lastMessage, {
+    none: t('chat.channels.noMessages'),
+    deleted: t('chat.message.deleted'),
+  });
   return (
     <NavLink
       to={`/app/chat/${encodeURIComponent(channel.type)}/${encodeURIComponent(channel.id)}`}

@@ -1,6 +1,6 @@
 import type { Channel, ChannelMember } from '@caseroom/protocol';
 import { describe, expect, it } from 'vitest';
-import { channelCaseplans, channelTitle, groupByCaseplan } from './channelInfo';
+import { channelCaseplans, channelPreview, channelTitle, groupByCaseplan } from './channelInfo';
 
 function channel(extra: Partial<Channel> & Record<string, unknown> = {}): Channel {
   return {
@@ -72,5 +72,14 @@ describe('channelTitle', () => {
   it('falls back to the user id, then to the fallback', () => {
     expect(channelTitle(channel(), [me, member('u9')], 'me', 'Chat')).toBe('u9');
     expect(channelTitle(channel(), [me], 'me', 'Chat')).toBe('Chat');
+  });
+});
+
+describe('channelPreview', () => {
+  const labels = { none: 'No messages yet', deleted: 'This message was deleted' };
+  it('shows the text, the deleted display for a deleted message, and the empty text without one', () => {
+    expect(channelPreview({ type: 'regular', text: '  hi  ' }, labels)).toBe('hi');
+    expect(channelPreview({ type: 'deleted', text: '' }, labels)).toBe('This message was deleted');
+    expect(channelPreview(undefined, labels)).toBe('No messages yet');
   });
 });

@@ -47,3 +47,15 @@ export function channelTitle(
   const shown = names.slice(0, 3).join(', ');
   return names.length > 3 ? `${shown} + ${names.length - 3} more` : shown;
 }
+
+/**
+ * The channel list's preview of the newest message: its text, the deleted display when it was deleted (its text
+ * is gone), or the empty-channel text when there is none.
+ */
+export function channelPreview(
+  message: { type?: string; text?: string } | undefined,
+  labels: { none: string; deleted: string },
+): string {
+  if (message?.type === 'deleted') return labels.deleted;
+  return message?.text?.trim() || labels.none;
+}

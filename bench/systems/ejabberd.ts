@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './caseroom.js';
-import { debVersion, stopTree, waitListening, XmppDriver } from './xmpp.js';
+import { debVersion, launchXmppServer, type XmppDriver } from './xmpp.js';
 
 /** ejabberd from Debian, configured and started by the bench in a temp dir (not the system service). */
 
@@ -74,15 +73,15 @@ export async function startEjabberd(options: { archive: boolean }): Promise<Xmpp
   fs.writeFileSync(path.join(dir, 'ejabberdctl.cfg'), 'ERL_MAX_PORTS=65536\n');
   fs.chmodSync(dir, 0o755);
   // ejabberdctl runs the node as the `ejabberd` user.
+  const owner = passwdIds('ejabberd');
   for (const p of [dir, spool, logs, path.join(dir, 'ejabberd.yml'), path.join(dir, 'ejabberdctl.cfg')]) {
-    fs.chownSync(p, uid('ejabberd'), gid('ejabberd'));
+    fs.chownSync(p, owner.uid, owner.gid);
   }
   const node = `bench${port}@localhost`;
-  const child = spawn(
-    'taskset',
-    [
-      '-c',
-      '0',
+  return launchXmppServer({
+    name: 'ejabberd',
+    version,
+    command: [
       'ejabberdctl',
       '--config-dir',
       dir,
@@ -94,55 +93,19 @@ export async function startEjabberd(options: { archive: boolean }): Promise<Xmpp
       node,
       'foreground',
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir },
-  );
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
-  child.stderr?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
-  const output = () => out + readLog(path.join(logs, 'error.log'));
-  const stop = async () => {
-    await stopTree(child.pid);
-    fs.rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    await waitListening(port, 90_000, () => child.exitCode === null, output);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-  return new XmppDriver(
-    {
-      name: 'ejabberd',
-      version,
-      target: { port, domain: 'localhost', mucDomain: 'conference.localhost' },
-      child,
-      dir,
-      output,
-    },
-    stop,
-  );
+    dir,
+    port,
+    logFile: path.join(logs, 'error.log'),
+    timeoutMs: 90_000,
+  });
 }
 
-function readLog(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8').slice(-5000);
-  } catch {
-    return '';
-  }
-}
-
-function uid(user: string): number {
-  const line = fs
+/** The numeric user and group ids of `user` from /etc/passwd (0 when unknown). */
+function passwdIds(user: string): { uid: number; gid: number } {
+  const fields = fs
     .readFileSync('/etc/passwd', 'utf8')
     .split('\n')
-    .find((l) => l.startsWith(`${user}:`));
-  return Number(line?.split(':')[2] ?? 0);
-}
-
-function gid(user: string): number {
-  const line = fs
-    .readFileSync('/etc/passwd', 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith(`${user}:`));
-  return Number(line?.split(':')[3] ?? 0);
+    .find((l) => l.startsWith(`${user}:`))
+    ?.split(':');
+  return { uid: Number(fields?.[2] ?? 0), gid: Number(fields?.[3] ?? 0) };
 }

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './caseroom.js';
-import { debVersion, stopTree, waitListening, XmppDriver } from './xmpp.js';
+import { debVersion, launchXmppServer, type XmppDriver } from './xmpp.js';
 
 /** Prosody from Debian, configured and started by the bench in a temp dir (not the system service). */
 
@@ -53,39 +52,13 @@ export async function startProsody(options: { archive: boolean }): Promise<XmppD
   const port = await freePort();
   const cfg = path.join(dir, 'prosody.cfg.lua');
   fs.writeFileSync(cfg, config(dir, port, options.archive));
-  const child = spawn('taskset', ['-c', '0', 'prosody', '-F', '--config', cfg], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    cwd: dir,
+  return launchXmppServer({
+    name: 'Prosody',
+    version,
+    command: ['prosody', '-F', '--config', cfg],
+    dir,
+    port,
+    logFile: 'prosody.log',
+    timeoutMs: 60_000,
   });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
-  child.stderr?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
-  const output = () => {
-    try {
-      return out + fs.readFileSync(path.join(dir, 'prosody.log'), 'utf8').slice(-5000);
-    } catch {
-      return out;
-    }
-  };
-  const stop = async () => {
-    await stopTree(child.pid);
-    fs.rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    await waitListening(port, 60_000, () => child.exitCode === null, output);
-  } catch (err) {
-    await stop();
-    throw err;
-  }
-  return new XmppDriver(
-    {
-      name: 'Prosody',
-      version,
-      target: { port, domain: 'localhost', mucDomain: 'conference.localhost' },
-      child,
-      dir,
-      output,
-    },
-    stop,
-  );
 }

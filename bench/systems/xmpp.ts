@@ -1,6 +1,7 @@
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import type { Driver, IdleClient, OnMark, RoomClient } from '../lib/driver.js';
 import { processTree } from '../lib/proc.js';
 import { sleep } from '../lib/stats.js';
@@ -131,4 +132,48 @@ export class XmppDriver implements Driver {
   stop(): Promise<void> {
     return this.stopServer();
   }
+}
+
+/** The tail of a log file, or nothing when it is not there (yet). */
+export function readLogTail(file: string, chars = 5000): string {
+  try {
+    return fs.readFileSync(file, 'utf8').slice(-chars);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Starts an XMPP server pinned to core 0 (`taskset -c 0 <command...>`) in `dir`, keeps the tail of its output
+ * and `logFile`, waits until `port` listens, and answers a driver whose stop ends the process tree and removes
+ * `dir`. On a failed start the process is stopped before the error is thrown.
+ */
+export async function launchXmppServer(options: {
+  name: string;
+  version: string;
+  command: string[];
+  dir: string;
+  port: number;
+  logFile: string;
+  timeoutMs: number;
+}): Promise<XmppDriver> {
+  const { name, version, command, dir, port, logFile, timeoutMs } = options;
+  const child = spawn('taskset', ['-c', '0', ...command], { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
+  let out = '';
+  const keep = (d: Buffer) => (out = (out + d.toString()).slice(-20_000));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const output = () => out + readLogTail(path.isAbsolute(logFile) ? logFile : path.join(dir, logFile));
+  const stop = async () => {
+    await stopTree(child.pid);
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitListening(port, timeoutMs, () => child.exitCode === null, output);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const target = { port, domain: 'localhost', mucDomain: 'conference.localhost' };
+  return new XmppDriver({ name, version, target, child, dir, output }, stop);
 }

@@ -1,4 +1,5 @@
 import type { ChatUser, Message, NewMessage } from '@caseroom/protocol';
+import { SERVER_SET_MESSAGE_FIELDS } from './server-fields.js';
 
 export type MessageStatus = 'sending' | 'received' | 'failed';
 
@@ -88,28 +89,11 @@ export function toSendPayload(message: LocalMessage): NewMessage {
 
 /** Fields the server owns; everything else on a local message is custom data to send along. */
 const SERVER_FIELDS = new Set([
-  'cid',
-  'type',
-  'user',
-  'user_id',
-  'pinned',
-  'pinned_at',
-  'pin_expires',
-  'reply_count',
-  'reaction_counts',
-  'reaction_scores',
-  'reaction_groups',
-  'latest_reactions',
-  'own_reactions',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-  'message_text_updated_at',
-  'status',
-  'error',
-  'quoted_message',
+  ...SERVER_SET_MESSAGE_FIELDS,
   'attachments',
   'mentioned_users',
+  'pinned',
+  'pin_expires',
 ]);
 
 /** A server message as received. */

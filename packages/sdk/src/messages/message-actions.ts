@@ -17,6 +17,7 @@ import {
   type ReactionPage,
   type ReactionQuery,
 } from './reactions-query.js';
+import { SERVER_SET_MESSAGE_FIELDS } from './server-fields.js';
 
 /** What message actions need beyond the client context. */
 export interface MessageActionContext extends ClientContext {
@@ -47,29 +48,7 @@ export interface ReactionInput {
 }
 
 /** chat-spec §7 fields the server owns; dropped from an update payload. */
-const NOT_EDITABLE = new Set([
-  'id',
-  'cid',
-  'type',
-  'user',
-  'user_id',
-  'parent_id',
-  'status',
-  'error',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-  'reply_count',
-  'reaction_counts',
-  'reaction_scores',
-  'reaction_groups',
-  'latest_reactions',
-  'own_reactions',
-  'quoted_message',
-  'pinned_at',
-  'message_text_updated_at',
-  'deleted_for_me',
-]);
+const NOT_EDITABLE = new Set([...SERVER_SET_MESSAGE_FIELDS, 'id', 'parent_id', 'deleted_for_me']);
 
 /**
  * Edit, delete, pin, react and flag (chat-spec §4, §7 Messages). State changes reach every holder of

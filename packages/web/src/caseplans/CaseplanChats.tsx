@@ -1,9 +1,10 @@
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { ChatClient } from '@caseroom/sdk';
 import { channelTitle } from '../chat/channelInfo';
 import { useChat } from '../chat/ChatContext';
+import { ChannelListStatus } from '../chat/ChannelListStatus';
 import type { ChannelListHandle } from '../chat/sdkTypes';
+import { chatPath, useChannelList } from '../chat/useChannelList';
 import { useStore } from '../chat/useStore';
 import { t } from '../i18n/t';
 
@@ -28,47 +29,31 @@ export function CaseplanChats({ caseplanId }: { caseplanId: string }) {
 }
 
 function PlanChannels(props: { client: ChatClient; userId: string; caseplanId: string }) {
-  const { client, userId, caseplanId } = props;
-  const [list, setList] = useState<ChannelListHandle | null>(null);
-  useEffect(() => {
-    const created = client.channelList({
-      filter: { members: { $in: [userId] }, caseplans: { $in: [caseplanId] } },
-    });
-    setList(created);
-    created.load().catch(() => undefined); // shown through the list's state
-    return () => created.dispose();
-  }, [client, userId, caseplanId]);
-  return list ? <ChannelLinks list={list} userId={userId} /> : null;
+  const list = useChannelList(props.client, props.userId, props.caseplanId);
+  return list ? <ChannelLinks list={list} userId={props.userId} /> : null;
 }
 
 function ChannelLinks({ list, userId }: { list: ChannelListHandle; userId: string }) {
   const state = useStore(list.state);
-  if (state.status === 'error') {
-    return (
-      <div role="alert" className="inline-error">
-        <span>{t('domain.caseplan.chats.error')}</span>{' '}
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => void list.load().catch(() => undefined)}
-        >
-          {t('app.retry')}
-        </button>
-      </div>
-    );
-  }
   if (state.channels.length === 0) {
     return (
-      <p className="muted" role="status">
-        {state.status === 'ready' ? t('domain.caseplan.chats.empty') : t('domain.caseplan.chats.loading')}
-      </p>
+      <ChannelListStatus
+        list={list}
+        state={state}
+        classNames={{ error: 'inline-error' }}
+        texts={{
+          error: t('domain.caseplan.chats.error'),
+          empty: t('domain.caseplan.chats.empty'),
+          loading: t('domain.caseplan.chats.loading'),
+        }}
+      />
     );
   }
   return (
     <ul className="domain-list">
       {state.channels.map(({ cid, channel, members, unreadCount }) => (
         <li key={cid}>
-          <Link to={`/app/chat/${encodeURIComponent(channel.type)}/${encodeURIComponent(channel.id)}`}>
+          <Link to={chatPath(channel)}>
             {channelTitle(channel, members, userId, t('chat.channel.untitled'))}
           </Link>
           {unreadCount > 0 ? (

@@ -1,9 +1,11 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useId, useMemo } from 'react';
 import { NavLink } from 'react-router-dom';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../i18n/t';
 import { channelPreview, channelTitle, groupByCaseplan } from './channelInfo';
+import { ChannelListStatus } from './ChannelListStatus';
 import type { ChannelListEntry, ChannelListHandle } from './sdkTypes';
+import { chatPath, useChannelList } from './useChannelList';
 import { useStore } from './useStore';
 
 interface ChannelListProps {
@@ -15,13 +17,7 @@ interface ChannelListProps {
 
 /** The user's chat channels, live: those of the selected case plan, then the others. */
 export function ChannelList({ client, userId, caseplan }: ChannelListProps) {
-  const [list, setList] = useState<ChannelListHandle | null>(null);
-  useEffect(() => {
-    const created = client.channelList({ filter: { members: { $in: [userId] } } });
-    setList(created);
-    created.load().catch(() => undefined); // the error shows through list.state
-    return () => created.dispose();
-  }, [client, userId]);
+  const list = useChannelList(client, userId);
   if (!list) return null;
   return <LiveChannelList list={list} userId={userId} caseplan={caseplan} />;
 }
@@ -37,25 +33,18 @@ function LiveChannelList({
     [state.channels, caseplan?.id],
   );
 
-  if (state.status === 'error') {
-    return (
-      <div className="panel-message" role="alert">
-        <p>{t('chat.channels.error')}</p>
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => void list.load().catch(() => undefined)}
-        >
-          {t('app.retry')}
-        </button>
-      </div>
-    );
-  }
   if (state.channels.length === 0) {
     return (
-      <p className="panel-message muted" role="status">
-        {state.status === 'ready' ? t('chat.channels.empty') : t('chat.channels.loading')}
-      </p>
+      <ChannelListStatus
+        list={list}
+        state={state}
+        classNames={{ error: 'panel-message', message: 'panel-message' }}
+        texts={{
+          error: t('chat.channels.error'),
+          empty: t('chat.channels.empty'),
+          loading: t('chat.channels.loading'),
+        }}
+      />
     );
   }
 
@@ -112,11 +101,7 @@ function ChannelLink({ entry, userId }: { entry: ChannelListEntry; userId: strin
     deleted: t('chat.message.deleted'),
   });
   return (
-    <NavLink
-      to={`/app/chat/${encodeURIComponent(channel.type)}/${encodeURIComponent(channel.id)}`}
-      className="channel-link"
-      data-cid={entry.cid}
-    >
+    <NavLink to={chatPath(channel)} className="channel-link" data-cid={entry.cid}>
       <span className="channel-link-title">{title}</span>
       <span className="channel-link-preview">{preview}</span>
       {unreadCount > 0 ? (

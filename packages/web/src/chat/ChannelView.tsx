@@ -10,6 +10,7 @@ import { useChat } from './ChatContext';
 import { ChatPopup } from './ChatPopup';
 import { StartChatDialog } from './start/StartChatDialog';
 import { useStore } from './useStore';
+import { chatPath } from './useChannelList';
 import './chat.css';
 
 /** What the app shell hands to the chat routes. */
@@ -98,7 +99,7 @@ export function NoChannel() {
           onClose={() => setStarting(false)}
           onStarted={({ type, id }) => {
             setStarting(false);
-            void navigate(`/app/chat/${encodeURIComponent(type)}/${encodeURIComponent(id)}`);
+            void navigate(chatPath({ type, id }));
           }}
         />
       ) : null}

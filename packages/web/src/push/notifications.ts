@@ -1,3 +1,4 @@
+import { chatPath } from '../chat/useChannelList';
 import type { PushEntry, PushNotificationData } from './bridge';
 
 /** How long a push toast stays (product-spec §2, §9). */
@@ -11,10 +12,7 @@ export interface ShownPush {
 /** Where a push leads: its route (an app path), else its chat channel; undefined when neither. */
 export function pushTarget(data: PushNotificationData): string | undefined {
   if (data.route && data.route.startsWith('/') && !data.route.startsWith('//')) return data.route;
-  if (data.channelId) {
-    const type = encodeURIComponent(data.channelType ?? 'messaging');
-    return `/app/chat/${type}/${encodeURIComponent(data.channelId)}`;
-  }
+  if (data.channelId) return chatPath({ type: data.channelType ?? 'messaging', id: data.channelId });
   return undefined;
 }
 

@@ -20,8 +20,18 @@ async function send(page: Page, text: string): Promise<void> {
 /** Opens the actions menu of the message with `text` and picks `action`. */
 async function messageAction(page: Page, text: string, action: string): Promise<void> {
   const item = page.locator('article', { hasText: text }).first();
-  await item.hover();
-  await item.getByRole('button', { name: 'Message actions' }).click();
+  // The list may still be settling (new messages scroll it), so the hover-revealed button can be moving:
+  // hover again and retry a few short clicks instead of one long wait for it to hold still.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await item.scrollIntoViewIfNeeded();
+      await item.hover();
+      await item.getByRole('button', { name: 'Message actions' }).click({ timeout: 3_000 });
+      break;
+    } catch (err) {
+      if (attempt >= 5) throw err;
+    }
+  }
   await page.getByRole('menuitem', { name: action }).click();
 }
 

@@ -40,6 +40,8 @@ describe('channel partial update, slow mode and devices', () => {
     const updated = await modChannel.enableSlowMode(30);
     expect(updated.cooldown).toBe(30);
     expect(modChannel.state.getSnapshot().channel?.cooldown).toBe(30);
+    // The answer updates the data but not the moderator's own capabilities (chat-spec §4 channel.updated).
+    expect(modChannel.can('set-channel-cooldown')).toBe(true);
     await until(() => memberChannel.state.getSnapshot().channel?.cooldown === 30, 'member sees the cooldown');
 
     await modChannel.disableSlowMode();

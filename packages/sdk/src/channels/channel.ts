@@ -268,8 +268,15 @@ export class ChatChannel extends ChannelMessageActions {
       body: { set, unset },
     });
     const current = this.store.getSnapshot().channel;
-    // Keep what the server presents per viewer (own_capabilities) if the answer lacks it.
-    this.store.patch({ channel: { ...current, ...answer.channel } as Channel });
+    // As for channel.updated (chat-spec §4): merge the data, keeping the viewer's own_capabilities and hidden,
+    // which capabilities.changed and the member events keep current.
+    this.store.patch({
+      channel: {
+        ...current,
+        ...answer.channel,
+        ...(current ? { own_capabilities: current.own_capabilities, hidden: current.hidden } : {}),
+      } as Channel,
+    });
     return answer.channel;
   }
 

@@ -54,6 +54,38 @@ describe('rate limits (memory store)', () => {
   });
 });
 
+describe('rate limits set by the operator (CHAT_RATE_LIMITS)', () => {
+  let server: TestServer | undefined;
+  afterAll(() => server?.close());
+
+  const guests = async (s: TestServer, n: number) => {
+    const statuses: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const reply = await chatCall(s, 'POST', '/guest', { body: { user: { id: `g${i}-${Date.now()}` } } });
+      statuses.push(reply.status);
+    }
+    return statuses;
+  };
+
+  it('applies an endpoint override from the environment', async () => {
+    server = await startTestServer({ env: { CHAT_RATE_LIMITS: 'CreateGuest=2/60' } });
+    expect(await guests(server, 3)).toEqual([200, 200, 429]);
+    await server.close();
+    server = undefined;
+  });
+
+  it('counts nothing when the limits are off', async () => {
+    server = await startTestServer({ env: { CHAT_RATE_LIMITS: 'off' } });
+    const statuses = await guests(server, 35); // the default allows 30 per minute
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+  });
+
+  it('refuses to start with an unknown endpoint name, naming the variable', async () => {
+    const start = startTestServer({ database: 'pglite', env: { CHAT_RATE_LIMITS: 'SendMesage=10/60' } });
+    await expect(start).rejects.toThrow(/CHAT_RATE_LIMITS names an unknown endpoint "SendMesage"/);
+  });
+});
+
 describe('rate limits (Redis, shared by two nodes)', () => {
   let nodeA: TestServer;
   let nodeB: TestServer;

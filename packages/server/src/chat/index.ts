@@ -66,7 +66,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
     realtime,
     hooks: { messageNew: [] },
     protectedChannelFields: new Set(['team']),
-    rateLimits: new RateLimits(platform.config.redisUrl),
+    rateLimits: new RateLimits(platform.config.redisUrl, platform.config.chatRateLimits),
   };
 
   await http.register(

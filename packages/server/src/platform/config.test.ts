@@ -27,7 +27,22 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads operator overrides of the chat rate limits and the pool size', () => {
+    expect(loadConfig({}).chatRateLimits).toEqual({});
+    expect(loadConfig({ CHAT_RATE_LIMITS: 'OFF' }).chatRateLimits).toBe('off');
+    expect(loadConfig({ CHAT_RATE_LIMITS: 'SendMessage=600/60, Search = 10/1' }).chatRateLimits).toEqual({
+      SendMessage: { points: 600, duration: 60 },
+      Search: { points: 10, duration: 1 },
+    });
+    expect(loadConfig({}).databasePoolMax).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_MAX: '32' }).databasePoolMax).toBe(32);
+  });
+
   it.each([
+    [{ CHAT_RATE_LIMITS: 'SendMessage=fast' }, 'CHAT_RATE_LIMITS'],
+    [{ CHAT_RATE_LIMITS: 'SendMessage=0/60' }, 'CHAT_RATE_LIMITS'],
+    [{ DATABASE_POOL_MAX: '0' }, 'DATABASE_POOL_MAX'],
+    [{ DATABASE_POOL_MAX: 'many' }, 'DATABASE_POOL_MAX'],
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x/y' }, 'DATABASE_URL'],

@@ -23,6 +23,13 @@ export interface Config {
    * true (any proxy), a hop count, or proxy addresses/CIDRs. Per-IP rate limits depend on it.
    */
   trustProxy: boolean | number | string[];
+  /**
+   * Operator overrides of the chat's per-user rate limits (`CHAT_RATE_LIMITS`): `off`, or
+   * `Endpoint=points/seconds` pairs separated by commas (e.g. `SendMessage=600/60`); unset = the defaults.
+   */
+  chatRateLimits: 'off' | Record<string, { points: number; duration: number }>;
+  /** Connections in the PostgreSQL pool (`DATABASE_POOL_MAX`, default 10). */
+  databasePoolMax: number;
   oauth: Record<
     'google' | 'microsoft' | 'apple',
     { clientId: string; clientSecret: string; issuer?: string } | undefined
@@ -86,6 +93,34 @@ function readTrustProxy(env: Env): Config['trustProxy'] {
   return list;
 }
 
+function readRateLimits(env: Env): Config['chatRateLimits'] {
+  const raw = (env.CHAT_RATE_LIMITS ?? '').trim();
+  if (raw === '') return {};
+  if (raw.toLowerCase() === 'off') return 'off';
+  const out: Record<string, { points: number; duration: number }> = {};
+  for (const part of raw.split(',')) {
+    const m = /^\s*([A-Za-z]+)\s*=\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(part);
+    if (!m || Number(m[2]) < 1 || Number(m[3]) < 1) {
+      throw new ConfigError(
+        'CHAT_RATE_LIMITS',
+        `must be "off" or Endpoint=points/seconds pairs separated by commas (e.g. SendMessage=600/60), got "${raw}"`,
+      );
+    }
+    out[m[1] as string] = { points: Number(m[2]), duration: Number(m[3]) };
+  }
+  return out;
+}
+
+function readPoolMax(env: Env): number {
+  const raw = env.DATABASE_POOL_MAX ?? '';
+  if (raw === '') return 10;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 1 || n > 1000) {
+    throw new ConfigError('DATABASE_POOL_MAX', `must be a whole number from 1 to 1000, got "${raw}"`);
+  }
+  return n;
+}
+
 function readSecret(env: Env, name: string, production: boolean, devDefault: string): string {
   const raw = env[name];
   if (raw === undefined || raw === '') {
@@ -131,6 +166,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
     webDist: env.WEB_DIST,
     trustProxy: readTrustProxy(env),
+    chatRateLimits: readRateLimits(env),
+    databasePoolMax: readPoolMax(env),
     oauth: {
       google: readOAuth(env, 'GOOGLE'),
       microsoft: readOAuth(env, 'MICROSOFT'),

@@ -8,7 +8,7 @@ import { migrate } from './migrate.js';
 /** Opens the database named by the config (PGlite under DATA_DIR, or DATABASE_URL) and migrates it. */
 export async function openDatabase(config: Config, log: Logger): Promise<Db> {
   const db = config.databaseUrl
-    ? openPostgres(config.databaseUrl)
+    ? openPostgres(config.databaseUrl, config.databasePoolMax)
     : await openPglite(path.join(config.dataDir, 'pglite'));
   const applied = await migrate(db);
   log.info({ database: db.kind, applied }, 'database ready');

@@ -6,6 +6,7 @@ import {
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import { ChatErrorCode } from '@caseroom/protocol';
+import { ConfigError, type Config } from '../../platform/config.js';
 import { ChatError } from '../errors.js';
 
 /** A limit: `points` requests per `duration` seconds, per user and endpoint. */
@@ -56,11 +57,26 @@ export class RateLimits {
   private readonly limits = new Map<string, Limit>(Object.entries(DEFAULT_LIMITS));
   private readonly limiters = new Map<string, RateLimiterAbstract>();
   private readonly redis: Redis | undefined;
+  /** False when the operator turned the limits off (`CHAT_RATE_LIMITS=off`): nothing is counted or refused. */
+  readonly enabled: boolean;
 
-  constructor(redisUrl: string | undefined) {
-    this.redis = redisUrl
-      ? new Redis(redisUrl, { enableOfflineQueue: false, lazyConnect: false })
-      : undefined;
+  constructor(redisUrl: string | undefined, overrides: Config['chatRateLimits'] = {}) {
+    this.enabled = overrides !== 'off';
+    if (overrides !== 'off') {
+      for (const [endpoint, limit] of Object.entries(overrides)) {
+        if (!(endpoint in DEFAULT_LIMITS)) {
+          throw new ConfigError(
+            'CHAT_RATE_LIMITS',
+            `names an unknown endpoint "${endpoint}" (known: ${Object.keys(DEFAULT_LIMITS).join(', ')})`,
+          );
+        }
+        this.limits.set(endpoint, limit);
+      }
+    }
+    this.redis =
+      redisUrl && this.enabled
+        ? new Redis(redisUrl, { enableOfflineQueue: false, lazyConnect: false })
+        : undefined;
   }
 
   /** Changes one endpoint's limit (tests; an admin setting later). */

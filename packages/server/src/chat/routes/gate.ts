@@ -48,7 +48,7 @@ export async function gate(ctx: ChatContext, req: FastifyRequest, reply: Fastify
     const connectionId = connectionIdOf(req);
     req.chatActor = actor.kind === 'user' && connectionId ? { ...actor, connectionId } : actor;
   }
-  if (actor?.kind === 'server' || url === '/chat/connect') return;
+  if (actor?.kind === 'server' || url === '/chat/connect' || !ctx.rateLimits.enabled) return;
   try {
     setLimitHeaders(reply, await ctx.rateLimits.consume(limitKey(req, actor), endpointOf(req.method, url)));
   } catch (err) {

@@ -22,6 +22,31 @@ afterAll(async () => {
   await server?.close();
 });
 
+describe('the first frame', () => {
+  it('is health.check even while the user’s channels are busy as the socket opens', async () => {
+    // Events fanned out while a socket is being opened used to reach it before its health.check.
+    let sending = true;
+    const send = async (k: number) => {
+      for (let i = 0; sending; i++) {
+        await maria.call('POST', '/channels/messaging/conn/message', { message: { text: `busy ${k}.${i}` } });
+      }
+    };
+    const senders = [0, 1, 2, 3].map(send);
+    const firsts: string[] = [];
+    try {
+      for (let i = 0; i < 30; i++) {
+        const socket = await openSocket(server, { token: noah.token });
+        firsts.push(socket.first.type);
+        await socket.close();
+      }
+    } finally {
+      sending = false;
+      await Promise.all(senders);
+    }
+    expect(firsts).toEqual(Array.from({ length: 30 }, () => 'health.check'));
+  });
+});
+
 describe('guests', () => {
   it('POST /chat/guest creates a guest user and a token that connects', async () => {
     const res = await chatCall(server, 'POST', '/guest', {

@@ -37,14 +37,26 @@ export function connectDevice(req: FastifyRequest): DeviceInput | undefined {
   return parsed.data;
 }
 
-function socketSink(socket: WebSocket): ConnectionSink {
+/**
+ * A socket's sink. Frames fanned out to the connection while it is still opening (it is registered before its
+ * presence is written) wait until `greet` has sent the `health.check`, which is always the socket's first frame.
+ */
+function socketSink(socket: WebSocket): ConnectionSink & { greet(hello: string): void } {
+  let held: Array<() => void> | undefined = [];
+  const write = (fn: () => void) => (held ? held.push(fn) : fn());
   return {
     get open() {
       return socket.readyState === socket.OPEN;
     },
-    send: (frame) => socket.send(frame),
-    sendPrepared: (frame) => sendPrepared(socket, frame),
+    send: (frame) => write(() => socket.send(frame)),
+    sendPrepared: (frame) => write(() => sendPrepared(socket, frame)),
     close: (code, reason) => socket.close(code, reason),
+    greet(hello) {
+      const waiting = held ?? [];
+      held = undefined;
+      socket.send(hello);
+      for (const fn of waiting) if (socket.readyState === socket.OPEN) fn();
+    },
   };
 }
 
@@ -55,9 +67,10 @@ async function open(
 ): Promise<Connection | undefined> {
   try {
     const actor = await authenticate(ctx.config, credentialsOf(req), ctx.realtime.revokedBefore);
-    const session = await openSession(ctx, actor, socketSink(socket), connectDevice(req));
+    const sink = socketSink(socket);
+    const session = await openSession(ctx, actor, sink, connectDevice(req));
     if (!session) return undefined;
-    socket.send(session.hello);
+    sink.greet(session.hello);
     return session.conn;
   } catch (err) {
     if (err instanceof ChatError) refuse(socket, err);

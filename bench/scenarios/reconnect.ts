@@ -34,6 +34,8 @@ export interface ReconnectResult {
   duplicates: number;
   serverCpu: number;
   generatorCpu: number;
+  /** The most frequent failure messages of reconnect attempts and sends (message → count), if any. */
+  errors: Record<string, number>;
 }
 
 /** What one client has received, by message key. */
@@ -193,7 +195,8 @@ export async function runReconnect(
       try {
         await storm.send(r, { sender: r, seq: k, ts: nowMs() });
         sent[r] = k + 1;
-      } catch {
+      } catch (err) {
+        noteError(err);
         sendErrors++;
       }
     }
@@ -204,6 +207,13 @@ export async function runReconnect(
   const perClient = new Samples();
   let failed = 0;
   let lastBack = stormStart;
+  const errors = new Map<string, number>();
+  const noteError = (err: unknown) => {
+    const text = String((err as Error)?.message ?? err)
+      .split('\n')[0]
+      ?.slice(0, 160) as string;
+    errors.set(text, (errors.get(text) ?? 0) + 1);
+  };
   await Promise.all(
     inboxes.map(async (inbox, i) => {
       await sleep(Math.random() * o.stormSeconds * 1000);
@@ -215,7 +225,8 @@ export async function runReconnect(
           perClient.add(nowMs() - t);
           lastBack = Math.max(lastBack, nowMs());
           return;
-        } catch {
+        } catch (err) {
+          noteError(err);
           await sleep(200 * (attempt + 1));
         }
       }
@@ -246,5 +257,6 @@ export async function runReconnect(
     duplicates: inboxes.reduce((a, b) => a + b.duplicates, 0),
     serverCpu: usage.serverCpu,
     generatorCpu: usage.generatorCpu,
+    errors: Object.fromEntries([...errors].sort((a, b) => b[1] - a[1]).slice(0, 5)),
   };
 }

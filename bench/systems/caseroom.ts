@@ -90,6 +90,8 @@ export async function startNode(
         CHAT_API_SECRET: API_SECRET,
         AUTH_SECRET: crypto.randomBytes(24).toString('hex'),
         SEED_DEMO: '0',
+        // The peers run with their shapers and limits off (ejabberd shaper_rules, Prosody's limits modules).
+        CHAT_RATE_LIMITS: 'off',
         LOG_LEVEL: 'warn',
         DATA_DIR: path.join(ROOT, 'bench/results/tmp/data'),
         ...options.env,

@@ -8,11 +8,12 @@ import { ensurePeers } from './lib/peers.js';
 import { toMarkdown, type Report, type ScenarioReport } from './lib/report.js';
 import { ROOT, SERVER_MAIN } from './systems/caseroom.js';
 import * as suite from './scenarios/suite.js';
-import { profileFanout } from './scenarios/profile.js';
+import { profileDurable, profileFanout } from './scenarios/profile.js';
 
 /**
  * `npm run bench` (full) and `npm run bench -- --quick` (every scenario small). Options: `--only fanout,durable`,
- * `--systems Caseroom,ejabberd`, `--no-install` (do not apt-get the peers), `--no-build` (use packages/server/dist as it is), `--profile` (only a CPU profile of the server during fan-out), `--out <dir>`.
+ * `--systems Caseroom,ejabberd`, `--no-install` (do not apt-get the peers), `--no-build` (use packages/server/dist as it is), `--profile` (only a CPU profile of the server during fan-out; `--profile --only durable` during the durable
+ * scenario), `--out <dir>`.
  */
 
 const FULL: suite.Sizes = {
@@ -106,19 +107,28 @@ async function main(): Promise<void> {
     notes: [...peers.notes, ...(buildNote ? [buildNote] : [])],
   };
   if (values.profile) {
-    // Only the profile: the fan-out at a fixed rate with the server under --cpu-prof.
+    // Only the profile, with the server under --cpu-prof: the fan-out at a fixed rate, or (`--only durable`) the
+    // durable scenario with its figure of server CPU ms per acknowledged message.
     const sizes = values.quick ? QUICK : FULL;
-    const rate = Number(process.env.BENCH_PROFILE_RATE ?? 50);
-    const summary = await profileFanout({ ...sizes.fanout, rates: [rate, rate], stepSeconds: 10 });
+    let profile: Record<string, unknown>;
+    if (values.only === 'durable') {
+      const summary = await profileDurable(sizes.durable);
+      profile = { scenario: 'durable', ...sizes.durable, ...summary };
+      log(
+        `durable under the profiler: ${summary.durable.ackedPerSec} msgs/s, ack p99 ${summary.durable.ack.p99} ms, ` +
+          `server CPU ${summary.durable.serverCpu} % = ${summary.serverCpuMsPerMessage} ms per message`,
+      );
+    } else {
+      const rate = Number(process.env.BENCH_PROFILE_RATE ?? 50);
+      const summary = await profileFanout({ ...sizes.fanout, rates: [rate, rate], stepSeconds: 10 });
+      profile = { scenario: 'fanout', rate, members: sizes.fanout.members, ...summary };
+    }
     const file = path.join(
       values.out ?? path.join(ROOT, 'bench/results'),
       `${new Date().toISOString().slice(0, 19).replace(/:/g, '-')}-profile.json`,
     );
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(
-      file,
-      `${JSON.stringify({ ...report, profile: { rate, members: sizes.fanout.members, ...summary } }, null, 2)}\n`,
-    );
+    fs.writeFileSync(file, `${JSON.stringify({ ...report, profile }, null, 2)}\n`);
     log(`wrote ${file}`);
     return;
   }

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed } from '../errors.js';
 import { presentUser } from '../presenters/user.js';
-import { ensureUser, getUser, unreadTotals } from '../store/users.js';
+import type { UserRow } from '../store/rows.js';
+import { unreadTotals } from '../store/users.js';
 import type { Connection, ConnectionSink } from './connections.js';
 import { connectionOpened } from './presence.js';
 import { registerDevice, type DeviceInput } from '../actions/devices.js';
@@ -26,15 +27,20 @@ export async function openSession(
     total_unread_count: 0,
     unread_channels: 0,
   };
+  let row: UserRow | undefined;
   if (!anonymous) {
-    await ensureUser(ctx.db, actor.userId);
-    await ctx.db.query('UPDATE chat_users SET last_active = now() WHERE id = $1', [actor.userId]);
-    if (device) await registerDevice(ctx, actor, { ...device, user_id: actor.userId });
-    const row = await getUser(ctx.db, actor.userId);
+    // A token is proof enough of the user: the row is created if missing, and marked active, in one statement.
+    const { rows } = await ctx.db.query<UserRow>(
+      `INSERT INTO chat_users (id, last_active) VALUES ($1, now())
+       ON CONFLICT (id) DO UPDATE SET last_active = now() RETURNING *`,
+      [actor.userId],
+    );
+    row = rows[0];
     if (!row) return undefined;
     if (row.deactivated_at || row.deleted_at) {
       throw notAllowed(`User "${actor.userId}" is ${row.deleted_at ? 'deleted' : 'deactivated'}`);
     }
+    if (device) await registerDevice(ctx, actor, { ...device, user_id: actor.userId });
     me = { ...presentUser(row), online: true, ...(await unreadTotals(ctx.db, actor.userId)) };
   }
   if (!sink.open) return undefined;
@@ -47,7 +53,7 @@ export async function openSession(
     anonymous,
   };
   ctx.realtime.connections.add(conn);
-  await connectionOpened(ctx, conn);
+  await connectionOpened(ctx, conn, row);
   const hello = JSON.stringify({
     type: 'health.check',
     connection_id: conn.id,

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import { ChatErrorCode } from '@caseroom/protocol';
 import type { Config } from '../platform/config.js';
 import type { Actor } from './context.js';
@@ -42,6 +42,62 @@ function tokenError(err: unknown): ChatError {
   return authFailed('JWT token is malformed or uses an unsupported algorithm');
 }
 
+/** Seconds of clock skew allowed on `exp`, `nbf` and `iat`. */
+const CLOCK_TOLERANCE = 5;
+
+/** Verified tokens (by secret and token string) at most; the oldest entry goes first when full. */
+const VERIFIED_MAX = 10_000;
+
+interface Verified {
+  secret: string;
+  payload: JWTPayload;
+}
+
+/**
+ * Tokens whose signature and time claims were verified, so that a client's every request does not verify its token
+ * again (HMAC through WebCrypto is most of the cost of authentication). An entry is only good for the secret it was
+ * verified with and only until the token's `exp`; revocation and the user id match are checked on every request.
+ */
+const verified = new Map<string, Verified>();
+
+/** The current time in seconds, as jose reads it. */
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+function expired(payload: JWTPayload): boolean {
+  return typeof payload.exp === 'number' && payload.exp <= nowSeconds() - CLOCK_TOLERANCE;
+}
+
+/** The token's claims once its signature and time claims are good (code 40-43 otherwise). */
+async function verifiedPayload(secret: string, token: string): Promise<JWTPayload> {
+  const known = verified.get(token);
+  if (known && known.secret === secret) {
+    if (!expired(known.payload)) return known.payload;
+    verified.delete(token);
+    throw new ChatError(ChatErrorCode.TokenExpired, 'JWT token expired', 401);
+  }
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(token, encoder.encode(secret), {
+      algorithms: ['HS256'],
+      clockTolerance: CLOCK_TOLERANCE,
+    }));
+  } catch (err) {
+    throw tokenError(err);
+  }
+  if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + CLOCK_TOLERANCE) {
+    throw new ChatError(ChatErrorCode.TokenUsedBeforeIssue, 'JWT token used before issue at', 401);
+  }
+  // `nbf` and `iat` passed once stay passed; only `exp` is checked again on a hit.
+  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+  verified.set(token, { secret, payload });
+  return payload;
+}
+
+/** Forgets every verified token (tests). */
+export function clearVerifiedTokens(): void {
+  verified.clear();
+}
+
 /**
  * Checks the API key and the token and answers who is acting. A token with `server: true` (signed with the secret)
  * acts with full rights; `Auth-Type: anonymous` acts as a fresh anonymous visitor.
@@ -60,18 +116,7 @@ export async function authenticate(
   }
   const token = creds.token?.replace(/^Bearer\s+/i, '');
   if (!token) throw authFailed('Authorization header (the chat token) is missing');
-  let payload;
-  try {
-    ({ payload } = await jwtVerify(token, encoder.encode(config.chatApiSecret), {
-      algorithms: ['HS256'],
-      clockTolerance: 5,
-    }));
-  } catch (err) {
-    throw tokenError(err);
-  }
-  if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + 5) {
-    throw new ChatError(ChatErrorCode.TokenUsedBeforeIssue, 'JWT token used before issue at', 401);
-  }
+  const payload = await verifiedPayload(config.chatApiSecret, token);
   if (payload.server === true) return { kind: 'server' };
   const userId = payload.user_id;
   if (typeof userId !== 'string' || userId === '') throw authFailed('the token has no user_id claim');

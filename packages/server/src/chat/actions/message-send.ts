@@ -5,15 +5,15 @@ import type { Queryable } from '../../platform/db.js';
 import type { Actor, ChatContext } from '../context.js';
 import { ChatError, inputError, notFound } from '../errors.js';
 import { maxMessageLength } from '../policy/channel-types.js';
-import { channelForActor, requireCapability, type ChannelAccess } from '../policy/channel-access.js';
+import { lockedChannelForActor, requireCapability, type ChannelAccess } from '../policy/channel-access.js';
 import { presentChannel } from '../presenters/channel.js';
 import { presentMessage, RESERVED_MESSAGE_FIELDS } from '../presenters/message.js';
 import { write, type Outbox } from '../realtime/outbox.js';
 import { checkNotBlocked } from './blocks.js';
 import { doThreadReply } from './threads.js';
-import { lockChannel, memberIds } from '../store/channels.js';
-import { getMessage, loadLookups } from '../store/messages.js';
-import type { ChannelRow, MessageRow } from '../store/rows.js';
+import { readerSql } from '../store/channels.js';
+import { getMessage, loadLookups, type MessageLookups } from '../store/messages.js';
+import type { ChannelRow, MessageRow, UserRow } from '../store/rows.js';
 
 /** Code 20 when the text is longer than `max` (the global 5,000 or the channel type's `max_message_length`). */
 export function checkLength(text: string, max: number): void {
@@ -85,6 +85,23 @@ async function checkCooldown(q: Queryable, access: ChannelAccess, userId: string
   if (wait > 0) throw new ChatError(ChatErrorCode.Cooldown, `slow mode: wait ${wait} seconds`, 429);
 }
 
+/** The presenter's lookups for a message nobody reacted to, quoting nothing: its author and mentioned users. */
+function newMessageLookups(row: MessageRow, known: ReadonlyMap<string, UserRow>): MessageLookups {
+  const users = new Map<string, UserRow>();
+  for (const id of [row.user_id, ...row.mentioned_users]) {
+    const user = id ? known.get(id) : undefined;
+    if (user) users.set(user.id, user);
+  }
+  return {
+    viewerId: undefined,
+    users,
+    quoted: new Map(),
+    ownReactions: new Map(),
+    latestReactions: new Map(),
+    hiddenForViewer: new Set(),
+  };
+}
+
 /** Writes a new message and its effects (order, counters, unread state) and stages its events. */
 export async function doSendMessage(
   q: Queryable,
@@ -96,9 +113,16 @@ export async function doSendMessage(
 ): Promise<{ row: MessageRow; channel: ChannelRow; message: Message }> {
   checkNewMessage(input, actor);
   const userId = actor.kind === 'user' ? actor.userId : (senderId ?? null);
-  const access = await channelForActor(q, actor, cid);
-  // One writer per channel at a time: server order, cooldown and counters stay consistent.
-  const channel = (await lockChannel(q, cid)) ?? access.channel;
+  const mentionedInput = [...new Set(input.mentioned_users ?? [])];
+  // One writer per channel at a time: server order, cooldown and counters stay consistent. The lock, the access
+  // check and the users the message shows come in one round trip.
+  const access = await lockedChannelForActor(
+    q,
+    actor,
+    cid,
+    userId ? [userId, ...mentionedInput] : mentionedInput,
+  );
+  const { channel } = access;
   checkLength(input.text ?? '', maxMessageLength(channel));
   await checkNotBlocked(q, cid, channel.member_count, userId);
   const parent = await checkReferences(q, channel, input, access);
@@ -106,20 +130,22 @@ export async function doSendMessage(
   const id = input.id ?? crypto.randomUUID();
 
   const custom = Object.fromEntries(Object.entries(input).filter(([k]) => !RESERVED_MESSAGE_FIELDS.has(k)));
-  const members = await memberIds(q, cid);
-  const memberSet = new Set(members);
-  const mentioned = [...new Set(input.mentioned_users ?? [])].filter((m) => memberSet.has(m));
   const inMainList = !parent || input.show_in_channel === true;
   // Counting the message is what raises every member's unread count (computed on read: store/channels unreadSql).
   const type = parent ? 'reply' : (input.type ?? 'regular');
   const counts = inMainList && input.silent !== true && type !== 'system' ? 1 : 0;
-  const readsOwn = userId !== null && memberSet.has(userId);
-  // One statement: the message, the channel's order and counter, hidden members back, the sender's read state.
-  const inserted = await q.query<MessageRow>(
-    `WITH ins AS (
+  // One statement: the channel's audience (store/channels memberIds, read after the lock), the message (mentions
+  // kept only for members), the channel's order and counter, hidden members back, the sender's read state.
+  const inserted = await q.query<MessageRow & { audience: string[] }>(
+    `WITH audience AS (SELECT user_id FROM chat_members WHERE cid = $2 AND ${readerSql()}),
+     own AS (SELECT EXISTS (SELECT 1 FROM audience WHERE user_id = $3) AS reads),
+     ins AS (
        INSERT INTO chat_messages (id, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
                                   mentioned_users, attachments, custom, silent, poll_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
+               ARRAY(SELECT x.u FROM unnest($9::text[]) WITH ORDINALITY AS x(u, i)
+                      WHERE x.u IN (SELECT user_id FROM audience) ORDER BY x.i),
+               $10, $11, $12, $13)
        ON CONFLICT (id) DO NOTHING RETURNING *),
      channel AS (
        UPDATE chat_channels c SET last_message_at = ins.created_at, updated_at = ins.created_at,
@@ -127,13 +153,13 @@ export async function doSendMessage(
          FROM ins WHERE c.cid = ins.cid AND $14::boolean),
      unhide AS (
        UPDATE chat_members m SET hidden = false
-        WHERE m.cid = $2 AND m.hidden AND $14::boolean AND (NOT $17::boolean OR m.user_id <> $3)
+        WHERE m.cid = $2 AND m.hidden AND $14::boolean AND (NOT (SELECT reads FROM own) OR m.user_id <> $3)
           AND EXISTS (SELECT 1 FROM ins)),
      own_read AS (
        UPDATE chat_members m SET last_read = ins.created_at, last_read_message_id = ins.id, unread_base = 0,
               unread_seq = $16::int, hidden = CASE WHEN $14::boolean THEN false ELSE m.hidden END
-         FROM ins WHERE m.cid = $2 AND m.user_id = $3 AND $17::boolean)
-     SELECT * FROM ins`,
+         FROM ins WHERE m.cid = $2 AND m.user_id = $3 AND (SELECT reads FROM own))
+     SELECT ins.*, ARRAY(SELECT user_id FROM audience) AS audience FROM ins`,
     [
       id,
       cid,
@@ -143,7 +169,7 @@ export async function doSendMessage(
       parent?.id ?? null,
       parent ? input.show_in_channel === true : false,
       input.quoted_message_id ?? null,
-      mentioned,
+      mentionedInput,
       JSON.stringify(input.attachments ?? []),
       JSON.stringify(custom),
       input.silent === true,
@@ -151,17 +177,21 @@ export async function doSendMessage(
       inMainList,
       counts,
       channel.unread_seq + counts,
-      readsOwn,
     ],
   );
-  const row = inserted.rows[0];
-  if (!row) throw duplicateId(id);
+  const first = inserted.rows[0];
+  if (!first) throw duplicateId(id);
+  const { audience: members, ...row } = first;
   if (parent) {
     await q.query('UPDATE chat_messages SET reply_count = reply_count + 1 WHERE id = $1', [parent.id]);
     await doThreadReply(q, parent, row);
   }
 
-  const lookups = await loadLookups(q, parent ? [row, parent] : [row], undefined);
+  // A plain new message needs only its users (read with the lock); replies and quotes load the rest.
+  const lookups =
+    parent || row.quoted_message_id
+      ? await loadLookups(q, parent ? [row, parent] : [row], undefined)
+      : newMessageLookups(row, access.users);
   const message = presentMessage(row, lookups);
   const now = message.created_at;
   const ids = { cid, channel_id: channel.id, channel_type: channel.type };

@@ -2,10 +2,11 @@ import type { Capability } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
 import type { Actor } from '../context.js';
 import { notAllowed, notFound } from '../errors.js';
-import { getChannel, getMember } from '../store/channels.js';
+import { getChannel, getMember, lockChannelFor } from '../store/channels.js';
 import type { ChannelRow } from '../store/rows.js';
-import { loadRules } from '../store/policy.js';
+import { loadRules, presentRule } from '../store/policy.js';
 import { getUser } from '../store/users.js';
+import type { UserRow } from '../store/rows.js';
 import { canReadChannel, ownCapabilities, type ChannelViewer } from './capabilities.js';
 
 /** A channel as one actor may use it; `caps` undefined means the server (every right). */
@@ -23,12 +24,16 @@ export async function viewerOf(
   if (actor.kind === 'server') return undefined;
   // One after the other: `q` may be a transaction's single connection.
   const user = await getUser(q, actor.userId);
-  if (user?.deactivated_at || user?.deleted_at) {
-    throw notAllowed(`User "${actor.userId}" is ${user.deleted_at ? 'deleted' : 'deactivated'}`);
-  }
+  checkActive(actor.userId, user);
   const member = await getMember(q, channel.cid, actor.userId);
   const rules = await loadRules(q, [channel.type]);
   return { role: roleOf(actor, user), member, rules };
+}
+
+function checkActive(userId: string, user: UserRow | undefined): void {
+  if (user?.deactivated_at || user?.deleted_at) {
+    throw notAllowed(`User "${userId}" is ${user.deleted_at ? 'deleted' : 'deactivated'}`);
+  }
 }
 
 /** A user's global role; anonymous connections are always `anonymous`. */
@@ -47,9 +52,35 @@ export async function channelForActor(q: Queryable, actor: Actor, cid: string): 
   return accessTo(q, actor, channel);
 }
 
+/**
+ * {@link channelForActor} for a write that locks the channel (`FOR UPDATE`, for the rest of the transaction): the
+ * channel, the actor's access and the users `userIds` (for presenting what is written) in one round trip. Same
+ * answers as `channelForActor` followed by `lockChannel`.
+ */
+export async function lockedChannelForActor(
+  q: Queryable,
+  actor: Actor,
+  cid: string,
+  userIds: string[],
+): Promise<ChannelAccess & { users: Map<string, UserRow> }> {
+  const viewerId = actor.kind === 'user' ? actor.userId : null;
+  const locked = await lockChannelFor(q, cid, viewerId, viewerId ? [viewerId, ...userIds] : userIds);
+  const { channel, users } = locked;
+  if (!channel) throw notFound(`Channel "${cid}" does not exist`);
+  if (actor.kind === 'server') return { channel, viewer: undefined, caps: undefined, users };
+  const user = users.get(actor.userId);
+  checkActive(actor.userId, user);
+  const viewer = { role: roleOf(actor, user), member: locked.member, rules: locked.rules.map(presentRule) };
+  return { ...checkedAccess(actor, channel, viewer), users };
+}
+
 export async function accessTo(q: Queryable, actor: Actor, channel: ChannelRow): Promise<ChannelAccess> {
   const viewer = await viewerOf(q, actor, channel);
   if (!viewer) return { channel, viewer, caps: undefined };
+  return checkedAccess(actor, channel, viewer);
+}
+
+function checkedAccess(actor: Actor, channel: ChannelRow, viewer: ChannelViewer): ChannelAccess {
   if (!canReadChannel(viewer)) {
     throw notAllowed(
       `User "${actor.kind === 'user' ? actor.userId : ''}" is not allowed to read channel "${channel.cid}"`,

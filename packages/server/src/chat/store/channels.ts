@@ -1,6 +1,6 @@
 import type { Queryable } from '../../platform/db.js';
 import { onlineSql } from '../realtime/presence.js';
-import type { ChannelRow, MemberRow, UserRow } from './rows.js';
+import type { ChannelRow, MemberRow, PermissionRow, UserRow } from './rows.js';
 
 /** Channel columns plus the computed member count, for `FROM chat_channels c`. */
 export const CHANNEL_COLUMNS = `c.*, (SELECT count(*) FROM chat_members mc WHERE mc.cid = c.cid)::int AS member_count,
@@ -25,6 +25,74 @@ export async function lockChannel(q: Queryable, cid: string): Promise<ChannelRow
   );
   const row = rows[0];
   return row && row.deleted_at === null ? row : undefined;
+}
+
+/** Timestamps of rows read through `to_jsonb` (strings there) made Dates, as the columns would be. */
+function withDates<T extends object>(row: T, keys: ReadonlyArray<keyof T>): T {
+  const out = { ...row } as Record<keyof T, unknown>;
+  for (const k of keys) if (typeof out[k] === 'string') out[k] = new Date(out[k]);
+  return out as T;
+}
+
+const USER_DATES = ['last_active', 'deactivated_at', 'deleted_at', 'created_at', 'updated_at'] as const;
+const MEMBER_DATES = [
+  'invite_accepted_at',
+  'invite_rejected_at',
+  'last_read',
+  'last_delivered_at',
+  'mute_expires',
+  'history_cleared_at',
+  'pinned_at',
+  'archived_at',
+  'created_at',
+  'updated_at',
+] as const;
+const RULE_DATES = ['created_at', 'updated_at'] as const;
+
+/** What a write to a channel needs to know before it writes, read with the channel's lock. */
+export interface LockedChannel {
+  /** Undefined when the channel does not exist or is deleted. */
+  channel: ChannelRow | undefined;
+  /** The acting user's membership (undefined = not a member). */
+  member: MemberRow | undefined;
+  /** The permission rules in force in channels of its type, as `store/policy` `loadRules` reads them. */
+  rules: PermissionRow[];
+  /** The users asked for (with `online`), as `store/users` `getUsers` reads them. */
+  users: Map<string, UserRow>;
+}
+
+/**
+ * {@link lockChannel} plus, in the same round trip, the acting user's member row, the permission rules of the
+ * channel's type and the users `userIds` (the writer and whoever the written message shows).
+ */
+export async function lockChannelFor(
+  q: Queryable,
+  cid: string,
+  memberId: string | null,
+  userIds: string[],
+): Promise<LockedChannel> {
+  const { rows } = await q.query<
+    ChannelRow & { lock_member: MemberRow | null; lock_rules: PermissionRow[]; lock_users: UserRow[] }
+  >(
+    `SELECT ${CHANNEL_COLUMNS},
+       (SELECT to_jsonb(m) || jsonb_build_object('unread_count', ${unreadSql('m')}::int)
+          FROM chat_members m WHERE m.cid = c.cid AND m.user_id = $2) AS lock_member,
+       (SELECT coalesce(jsonb_agg(to_jsonb(p) ORDER BY p.priority DESC, p.id), '[]'::jsonb)
+          FROM chat_permissions p WHERE p.channel_type IS NULL OR p.channel_type = c.type) AS lock_rules,
+       (SELECT coalesce(jsonb_agg(to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')})), '[]'::jsonb)
+          FROM chat_users u WHERE u.id = ANY($3)) AS lock_users
+       FROM chat_channels c WHERE c.cid = $1 FOR UPDATE OF c`,
+    [cid, memberId, [...new Set(userIds)]],
+  );
+  const row = rows[0];
+  if (!row) return { channel: undefined, member: undefined, rules: [], users: new Map() };
+  const { lock_member, lock_rules, lock_users, ...channel } = row;
+  return {
+    channel: channel.deleted_at === null ? channel : undefined,
+    member: lock_member ? withDates(lock_member, MEMBER_DATES) : undefined,
+    rules: lock_rules.map((r) => withDates(r, RULE_DATES)),
+    users: new Map(lock_users.map((u) => [u.id, withDates(u, USER_DATES)])),
+  };
 }
 
 /**

@@ -13,6 +13,27 @@ export interface Queryable {
   query<R = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<QueryResult<R>>;
 }
 
+/**
+ * A transaction. Statements without parameters (values inlined with {@link literal}) save round trips: the first
+ * one goes with the `BEGIN`, and {@link Tx.beforeCommit} with the `COMMIT`.
+ */
+export interface Tx extends Queryable {
+  /** Runs `text` (no parameters) right before the `COMMIT`, in the same round trip; a failure rolls back. */
+  beforeCommit(text: string): void;
+}
+
+/** A value as an SQL literal (strings escaped as PostgreSQL reads them; arrays as `text[]`). */
+export function literal(value: string | number | boolean | null | readonly string[]): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'string') return pg.escapeLiteral(value);
+  return `ARRAY[${value.map((v) => pg.escapeLiteral(v)).join(', ')}]::text[]`;
+}
+
 /** A client checked out of a {@link PoolLike}; `release` returns it. The shape `pg.PoolClient` has. */
 export interface PoolClientLike {
   query(
@@ -33,7 +54,7 @@ export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   readonly pool: PoolLike;
   /** Runs `fn` in one transaction; commits when it resolves, rolls back when it throws. */
-  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  tx<T>(fn: (q: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -44,27 +65,51 @@ const NUMERIC_OID = 1700;
 pg.types.setTypeParser(INT8_OID, (v) => Number(v));
 pg.types.setTypeParser(NUMERIC_OID, (v) => Number(v));
 
-async function inTransaction<T>(client: PoolClientLike, fn: (q: Queryable) => Promise<T>): Promise<T> {
+/** The last statement's result of a simple query that held several statements (pg answers an array). */
+function lastResult(r: unknown): { rows: unknown[]; rowCount: number | null } {
+  const one = Array.isArray(r) ? r.at(-1) : r;
+  return (one ?? { rows: [], rowCount: 0 }) as { rows: unknown[]; rowCount: number | null };
+}
+
+async function inTransaction<T>(client: PoolClientLike, fn: (q: Tx) => Promise<T>): Promise<T> {
   // One connection runs one statement at a time: statements issued together (Promise.all) take turns here
   // rather than relying on the driver's deprecated implicit queue.
   let turn: Promise<unknown> = Promise.resolve();
-  const q: Queryable = {
+  // BEGIN goes with the first statement when that one has no parameters (one simple query, one round trip).
+  let begun = false;
+  let tail: string[] = [];
+  const q: Tx = {
     query: <R>(text: string, params?: readonly unknown[]) => {
       const run = turn.then(async () => {
-        const r = await client.query(text, params);
+        let r;
+        if (begun) r = await client.query(text, params);
+        else if (params?.length) {
+          begun = true;
+          await client.query('BEGIN');
+          r = await client.query(text, params);
+        } else {
+          begun = true;
+          r = lastResult(await client.query(`BEGIN;\n${text}`));
+        }
         return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
       });
       turn = run.catch(() => undefined);
       return run;
     },
+    beforeCommit(text: string) {
+      tail.push(text);
+    },
   };
-  await client.query('BEGIN');
   try {
     const result = await fn(q);
-    await client.query('COMMIT');
+    await turn;
+    const statements = [...(begun ? [] : ['BEGIN']), ...tail, 'COMMIT'];
+    tail = [];
+    begun = true;
+    await client.query(statements.join(';\n'));
     return result;
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    if (begun) await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
 }
@@ -82,7 +127,7 @@ function fromPool(pool: PoolLike, kind: Db['kind'], close: () => Promise<void>):
         client.release();
       }
     },
-    async tx<T>(fn: (q: Queryable) => Promise<T>) {
+    async tx<T>(fn: (q: Tx) => Promise<T>) {
       const client = await pool.connect();
       try {
         return await inTransaction(client, fn);

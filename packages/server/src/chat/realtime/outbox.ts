@@ -1,4 +1,4 @@
-import type { Queryable } from '../../platform/db.js';
+import { literal, type Queryable, type Tx } from '../../platform/db.js';
 import type { ChatContext } from '../context.js';
 import type { Delivery, WireEvent } from './fanout.js';
 
@@ -24,21 +24,19 @@ export class Outbox {
     this.deliveries.push(delivery);
   }
 
-  /** Records the events in one statement; `seq` follows the order they were staged in. */
-  async record(q: Queryable): Promise<void> {
-    // 1,000 rows (5,000 parameters) per statement stays far below PostgreSQL's 65,535 parameters.
-    for (let i = 0; i < this.records.length; i += 1000) {
-      const params: unknown[] = [];
-      const rows = this.records.slice(i, i + 1000).map((r) => {
-        params.push(r.cid, r.userId, r.event.type, JSON.stringify(r.event), r.event.created_at);
-        const n = params.length;
-        return `($${n - 4}, $${n - 3}, $${n - 2}, $${n - 1}::jsonb, $${n}::timestamptz)`;
-      });
-      await q.query(
-        `INSERT INTO chat_events (cid, user_id, type, payload, created_at) VALUES ${rows.join(', ')}`,
-        params,
-      );
-    }
+  /**
+   * Records the events in one statement that goes with the transaction's `COMMIT` (one round trip for both);
+   * `seq` follows the order they were staged in.
+   */
+  record(q: Tx): void {
+    if (this.records.length === 0) return;
+    const rows = this.records.map(
+      (r) =>
+        `(${literal(r.cid)}, ${literal(r.userId)}, ${literal(r.event.type)}, ${literal(JSON.stringify(r.event))}::jsonb, ${literal(r.event.created_at)}::timestamptz)`,
+    );
+    q.beforeCommit(
+      `INSERT INTO chat_events (cid, user_id, type, payload, created_at) VALUES ${rows.join(', ')}`,
+    );
   }
 }
 
@@ -47,7 +45,7 @@ export async function write<T>(ctx: ChatContext, fn: (q: Queryable, out: Outbox)
   const out = new Outbox();
   const result = await ctx.db.tx(async (q) => {
     const r = await fn(q, out);
-    await out.record(q);
+    out.record(q);
     return r;
   });
   await ctx.realtime.publish(out.deliveries);

@@ -15,6 +15,7 @@ listen:
   - port: ${port}
     ip: "127.0.0.1"
     module: ejabberd_c2s
+    backlog: 511
     max_stanza_size: 262144
 auth_method: internal
 auth_password_format: plain
@@ -72,7 +73,8 @@ export async function startEjabberd(options: { archive: boolean }): Promise<Xmpp
   fs.writeFileSync(path.join(dir, 'ejabberd.yml'), config(port, spool, options.archive));
   fs.writeFileSync(path.join(dir, 'ejabberdctl.cfg'), 'ERL_MAX_PORTS=65536\n');
   fs.chmodSync(dir, 0o755);
-  // ejabberdctl runs the node as the `ejabberd` user.
+  // ejabberdctl insists on running the node as the `ejabberd` user; it is started as that user (see
+  // launchXmppServer) so that ejabberdctl does not `su` to it, which would cut the open-files limit to 1024.
   const owner = passwdIds('ejabberd');
   for (const p of [dir, spool, logs, path.join(dir, 'ejabberd.yml'), path.join(dir, 'ejabberdctl.cfg')]) {
     fs.chownSync(p, owner.uid, owner.gid);
@@ -97,6 +99,7 @@ export async function startEjabberd(options: { archive: boolean }): Promise<Xmpp
     port,
     logFile: path.join(logs, 'error.log'),
     timeoutMs: 90_000,
+    user: { name: 'ejabberd', ...owner },
   });
 }
 

@@ -15,6 +15,7 @@ data_path = "${dir}/data"
 log = { warn = "${dir}/prosody.log" }
 modules_enabled = { "saslauth", "disco", "register", "ping" }
 modules_disabled = { "s2s", "offline", "c2s_limits", "limits" }
+network_settings = { tcp_backlog = 511 }
 c2s_ports = { ${port} }
 c2s_interfaces = { "127.0.0.1" }
 s2s_ports = {}

@@ -13,6 +13,9 @@ import { loopbackSource } from '../lib/stats.js';
 const escapeXml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&apos;');
 
+/** Resources handed out so far (each connection binds its own). */
+let resources = 0;
+
 export interface XmppTarget {
   port: number;
   domain: string;
@@ -71,8 +74,11 @@ export class XmppConnection {
         return i === -1 ? -1 : b.indexOf('>', i) + 1;
       });
       await c.openStream();
+      // A fresh resource per connection, as a reconnecting client gets: with a fixed one the new session's
+      // full JID is the old one's, and the old session's departure (detected late, or the resource conflict)
+      // takes the new occupant out of the room it just rejoined.
       c.write(
-        `<iq type='set' id='bind'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><resource>bench</resource></bind></iq>`,
+        `<iq type='set' id='bind'><bind xmlns='urn:ietf:params:xml:ns:xmpp-bind'><resource>bench-${++resources}</resource></bind></iq>`,
       );
       await c.expectIq('bind');
       return c;

@@ -72,6 +72,19 @@ export function debVersion(pkg: string): string | undefined {
   }
 }
 
+/**
+ * Runs `join` on `c`; when it fails (refused, timed out) the connection is dropped, so that a retry does not
+ * leave a logged-in session behind that the server may still put into the room later.
+ */
+async function joinOrDrop(c: XmppConnection, join: () => Promise<void>): Promise<void> {
+  try {
+    await join();
+  } catch (err) {
+    c.socket.destroy();
+    throw err;
+  }
+}
+
 /** Drives an XMPP server: users register in-band on their first connection, rooms are MUC rooms. */
 export class XmppDriver implements Driver {
   private readonly registered = new Set<string>();
@@ -106,7 +119,7 @@ export class XmppDriver implements Driver {
 
   async join(room: string, user: string, index: number, onMark: OnMark): Promise<RoomClient> {
     const c = await this.login(user, index);
-    await c.joinRoom(room, onMark);
+    await joinOrDrop(c, () => c.joinRoom(room, onMark));
     return { send: (mark) => c.sendToRoom(room, mark), close: () => c.close() };
   }
 
@@ -125,7 +138,7 @@ export class XmppDriver implements Driver {
     since: string,
   ): Promise<XmppConnection> {
     const c = await this.login(user, index);
-    await c.joinRoom(room, onMark, { since });
+    await joinOrDrop(c, () => c.joinRoom(room, onMark, { since }));
     return c;
   }
 
@@ -147,6 +160,11 @@ export function readLogTail(file: string, chars = 5000): string {
  * Starts an XMPP server pinned to core 0 (`taskset -c 0 <command...>`) in `dir`, keeps the tail of its output
  * and `logFile`, waits until `port` listens, and answers a driver whose stop ends the process tree and removes
  * `dir`. On a failed start the process is stopped before the error is thrown.
+ *
+ * With `user`, the command runs as that user from the start (HOME = `dir`) instead of switching to it itself:
+ * `su`/`runuser` go through pam_limits, which resets the open-files limit to 1024, so ejabberd started by root
+ * as `ejabberdctl` does it accepted only about 990 sockets. Started this way the server inherits the bench's own
+ * limit (Node raises its soft limit to the hard one), the same limit Caseroom and Prosody get.
  */
 export async function launchXmppServer(options: {
   name: string;
@@ -156,9 +174,18 @@ export async function launchXmppServer(options: {
   port: number;
   logFile: string;
   timeoutMs: number;
+  user?: { name: string; uid: number; gid: number };
 }): Promise<XmppDriver> {
-  const { name, version, command, dir, port, logFile, timeoutMs } = options;
-  const child = spawn('taskset', ['-c', '0', ...command], { stdio: ['ignore', 'pipe', 'pipe'], cwd: dir });
+  const { name, version, command, dir, port, logFile, timeoutMs, user } = options;
+  const child = spawn('taskset', ['-c', '0', ...command], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: dir,
+    ...(user && {
+      uid: user.uid,
+      gid: user.gid,
+      env: { ...process.env, HOME: dir, USER: user.name, LOGNAME: user.name },
+    }),
+  });
   let out = '';
   const keep = (d: Buffer) => (out = (out + d.toString()).slice(-20_000));
   child.stdout?.on('data', keep);

@@ -9,6 +9,19 @@ export const FANOUT_TOPIC = 'chat:fanout';
 /** An event payload as it goes on the wire (always has `type` and `created_at`). */
 export type WireEvent = { type: string; created_at: string } & Record<string, unknown>;
 
+/** JSON of events serialised on this node already (the outbox records it, the fan-out sends the same text). */
+const serialised = new WeakMap<WireEvent, string>();
+
+/** The event's JSON, serialised once per event object. */
+export function eventJson(event: WireEvent): string {
+  let json = serialised.get(event);
+  if (json === undefined) {
+    json = JSON.stringify(event);
+    serialised.set(event, json);
+  }
+  return json;
+}
+
 /**
  * One event for an explicit audience. `watch` narrows delivery to the connections that do (or do not) watch
  * `event.cid`: `message.new` goes to every member, `notification.message_new` to members not watching.
@@ -162,7 +175,7 @@ export class Realtime {
           if ((watch === 'watching') !== watching) continue;
         }
         if (presence && !conn.presence) continue;
-        frame ??= new PreparedFrame(JSON.stringify(event));
+        frame ??= new PreparedFrame(eventJson(event));
         if (!conn.sink.open) continue;
         if (conn.sink.sendPrepared) conn.sink.sendPrepared(frame);
         else conn.sink.send(frame.json);

@@ -1,6 +1,6 @@
 import { literal, type Queryable, type Tx } from '../../platform/db.js';
 import type { ChatContext } from '../context.js';
-import type { Delivery, WireEvent } from './fanout.js';
+import { eventJson, type Delivery, type WireEvent } from './fanout.js';
 
 /** Events of one write: recorded in its transaction (for `POST /chat/sync`), published after it commits. */
 export class Outbox {
@@ -32,7 +32,7 @@ export class Outbox {
     if (this.records.length === 0) return;
     const rows = this.records.map(
       (r) =>
-        `(${literal(r.cid)}, ${literal(r.userId)}, ${literal(r.event.type)}, ${literal(JSON.stringify(r.event))}::jsonb, ${literal(r.event.created_at)}::timestamptz)`,
+        `(${literal(r.cid)}, ${literal(r.userId)}, ${literal(r.event.type)}, ${literal(eventJson(r.event))}::jsonb, ${literal(r.event.created_at)}::timestamptz)`,
     );
     q.beforeCommit(
       `INSERT INTO chat_events (cid, user_id, type, payload, created_at) VALUES ${rows.join(', ')}`,

@@ -11,7 +11,14 @@ import { runHistory, type HistoryOptions } from './history.js';
 import { runIdle, type IdleOptions, type IdleResult } from './idle.js';
 import { runReconnect, type ReconnectOptions, type ReconnectResult } from './reconnect.js';
 import { measureBundle } from './web.js';
-import { measureScrollFps, type FpsOptions } from './web-fps.js';
+import {
+  lighthousePlan,
+  runLighthouse,
+  type LighthouseOptions,
+  type LighthouseResult,
+  type LighthouseRun,
+} from './lighthouse.js';
+import { measureScrollFps, startWebServer, type FpsOptions, type WebServer } from './web-fps.js';
 
 /** The seven scenarios of issue 8, each run against every system that offers it, one fresh server at a time. */
 
@@ -417,21 +424,90 @@ export async function reconnect(ctx: SuiteContext): Promise<ScenarioReport> {
   };
 }
 
+const LIGHTHOUSE_PAGES = [
+  ['home', 'desktop', '/, desktop'],
+  ['home', 'mobile', '/, mobile'],
+  ['messenger', 'desktop', 'messenger, desktop'],
+  ['messenger', 'mobile', 'messenger, mobile'],
+] as const;
+
+function lighthouseRows(lh: LighthouseResult | undefined): Row[] {
+  const run = (page: string, preset: string) => lh?.runs.find((r) => r.page === page && r.preset === preset);
+  const rows = (
+    metric: string,
+    unit: string,
+    better: 'higher' | 'lower',
+    pick: (r: LighthouseRun) => number,
+  ): Row[] =>
+    LIGHTHOUSE_PAGES.map(([page, preset, label]) => {
+      const r = run(page, preset);
+      return { metric: `${metric}, ${label}`, unit, better, values: [r ? pick(r) : null] };
+    });
+  return [
+    ...rows('Lighthouse performance score', '', 'higher', (r) => r.score),
+    ...rows('Lighthouse LCP', 'ms', 'lower', (r) => r.lcp),
+    ...rows('Lighthouse TBT', 'ms', 'lower', (r) => r.tbt),
+    ...rows('Lighthouse CLS', '', 'lower', (r) => r.cls),
+  ];
+}
+
+function lighthouseNotes(
+  lh: LighthouseResult | undefined,
+  plan: LighthouseOptions,
+  failed: string,
+): string[] {
+  if (!lh) return [`Lighthouse not run: ${failed}`];
+  const scope =
+    plan.presets.length === 1
+      ? `the ${plan.presets[0] ?? ''} preset only`
+      : 'the desktop and mobile presets (mobile: simulated slow 4G and 4× CPU slowdown)';
+  return [
+    `Lighthouse ${lh.lighthouseVersion}, performance category, in Debian's Chromium started by the bench, with ${scope}, ${plan.runs === 1 ? 'one run' : `the median score of ${plan.runs} runs`} per page and preset: / signed out (the sign-in page), and the chat view of the demo's case-plan group channel signed in as Maria (through the form, in the same browser profile; each run clears the HTTP cache but keeps localStorage, where the session token is). Throttling is simulated, but task times come from this shared machine, so TBT and the mobile scores move with its load; Lighthouse's CPU benchmark index per run is given below.`,
+    ...lh.runs.map(
+      (r) =>
+        `Lighthouse ${r.page === 'home' ? '/' : 'messenger'} ${r.preset}: score ${r.score}${r.scores.length > 1 ? ` (runs: ${r.scores.join(', ')})` : ''}, FCP ${r.fcp} ms, LCP ${r.lcp} ms, TBT ${r.tbt} ms, CLS ${r.cls}, Speed Index ${r.speedIndex} ms, benchmark index ${r.benchmarkIndex}, ${r.seconds} s${r.score < 90 && r.limits.length ? `; limited by: ${r.limits.slice(0, 5).join('; ')}` : ''}${r.warnings.length ? `; warnings: ${r.warnings.join(' ')}` : ''}.`,
+    ),
+  ];
+}
+
 export async function web(ctx: SuiteContext): Promise<ScenarioReport> {
   const bundle = measureBundle(ROOT);
-  ctx.log('  bundle measured; scrolling in Chromium');
+  const plan = lighthousePlan(ctx.sizes.fps);
   let fps: Awaited<ReturnType<typeof measureScrollFps>> | undefined;
   let fpsNote = '';
+  let lh: LighthouseResult | undefined;
+  let lhNote = '';
+  const first = (err: unknown) => (err as Error).message.split('\n')[0] ?? '';
+  let server: WebServer | undefined;
   try {
-    fps = await measureScrollFps(ctx.sizes.fps);
+    server = await startWebServer();
   } catch (err) {
-    fpsNote = `FPS not measured: ${(err as Error).message.split('\n')[0]}`;
+    fpsNote = `FPS not measured: ${first(err)}`;
+    lhNote = `the server did not start: ${first(err)}`;
+  }
+  if (server) {
+    try {
+      // First, on the demo data alone (the scroll run adds a long channel to Maria's list).
+      ctx.log(`  bundle measured; Lighthouse (${plan.presets.join(' and ')}, ${plan.runs} run(s) per page)`);
+      lh = await runLighthouse(server, plan);
+    } catch (err) {
+      lhNote = first(err);
+      ctx.log(`  Lighthouse failed: ${(err as Error).stack ?? String(err)}`);
+    }
+    try {
+      ctx.log('  scrolling in Chromium');
+      fps = await measureScrollFps(server, ctx.sizes.fps);
+    } catch (err) {
+      fpsNote = `FPS not measured: ${first(err)}`;
+    } finally {
+      await server.stop().catch(() => undefined);
+    }
   }
   return {
     id: 'web',
     title: '7. Web',
     description:
-      'First-load JavaScript of /app from packages/web/dist (gzip level 6), and frames per second while scrolling a long channel in Chromium.',
+      'First-load JavaScript of /app from packages/web/dist (gzip level 6), frames per second while scrolling a long channel in Chromium, and Lighthouse performance of / and of the chat view.',
     columns: ['Caseroom'],
     rows: [
       {
@@ -459,15 +535,15 @@ export async function web(ctx: SuiteContext): Promise<ScenarioReport> {
         values: [fps?.fpsMean ?? null],
       },
       { metric: 'Scroll frame time p95', unit: 'ms', better: 'lower', values: [fps?.frameP95 ?? null] },
-      { metric: 'Lighthouse performance score', unit: '', better: 'higher', values: [null] },
+      ...lighthouseRows(lh),
     ],
     ran: { Caseroom: 'ran', ejabberd: 'n/a (no web client)', Prosody: 'n/a (no web client)' },
     notes: [
       `Entry files: ${bundle.files.map((f) => f.file).join(', ')}.`,
       ...(fpsNote ? [fpsNote] : (fps?.notes ?? [])),
-      'Lighthouse was not run: it is not installed by the bench (a large npm tree with its own Chrome launcher); see docs/performance.md.',
+      ...lighthouseNotes(lh, plan, lhNote),
     ],
-    raw: { bundle, fps },
+    raw: { bundle, fps, lighthouse: lh },
   };
 }
 

@@ -1,14 +1,62 @@
 import zlib from 'node:zlib';
 import pg from 'pg';
-import { chromium } from 'playwright-core';
-import { createDatabase, startNode } from '../systems/caseroom.js';
+import { chromium, type Page } from 'playwright-core';
+import { createDatabase, startNode, type CaseroomNode } from '../systems/caseroom.js';
 
 /**
  * Scroll smoothness: the demo data's Maria gets a channel of `messages` messages (bulk-loaded in SQL); Chromium
  * (Debian's, headless) signs in, opens the channel and scrolls up through it for `seconds`, one step per
  * animation frame, while the page records its frame times. The server runs on the server core; the browser is
  * not pinned (it has several processes).
+ *
+ * Also the pieces the Lighthouse runs (lighthouse.ts) share: the server with the demo data, the Chromium binary
+ * and its flags, and signing Maria in.
  */
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A Caseroom server (server core) on a fresh database seeded with the demo organization. */
+export interface WebServer {
+  node: CaseroomNode;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startWebServer(): Promise<WebServer> {
+  const db = await createDatabase();
+  try {
+    const node = await startNode(db.url, { core: 0, env: { NODE_ENV: 'test', SEED_DEMO: '1' } });
+    return {
+      node,
+      databaseUrl: db.url,
+      async stop() {
+        await node.stop();
+        await db.drop();
+      },
+    };
+  } catch (err) {
+    await db.drop();
+    throw err;
+  }
+}
+
+/** Signs the demo's Maria in through the sign-in form of `/` and waits for the app. */
+export async function signIn(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(new URL('/', baseUrl).toString());
+  await page.getByLabel('E-mail').fill('maria@caseroom.test');
+  await page.getByLabel('Password').fill('caseroom-demo');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL((url) => url.pathname.startsWith('/app'));
+  await page.getByRole('button', { name: 'Log out' }).waitFor();
+}
 
 export interface FpsOptions {
   messages: number;
@@ -48,22 +96,10 @@ const SCROLL_SCRIPT = `async function (seconds) {
   return { times, rendered: ids.size };
 }`;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export async function measureScrollFps(o: FpsOptions): Promise<FpsResult> {
-  const db = await createDatabase();
-  const node = await startNode(db.url, { core: 0, env: { NODE_ENV: 'test', SEED_DEMO: '1' } });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+/** Runs on `server` (see startWebServer); adds the long channel to its database. */
+export async function measureScrollFps(server: WebServer, o: FpsOptions): Promise<FpsResult> {
+  const { node } = server;
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage({ baseURL: node.url, viewport: { width: 1280, height: 900 } });
     let jsGzipBytes = 0;
@@ -75,14 +111,9 @@ export async function measureScrollFps(o: FpsOptions): Promise<FpsResult> {
           .catch(() => undefined);
       }
     });
-    await page.goto('/');
-    await page.getByLabel('E-mail').fill('maria@caseroom.test');
-    await page.getByLabel('Password').fill('caseroom-demo');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL((url) => url.pathname.startsWith('/app'));
-    await page.getByRole('button', { name: 'Log out' }).waitFor();
+    await signIn(page, node.url);
 
-    const client = new pg.Client({ connectionString: db.url });
+    const client = new pg.Client({ connectionString: server.databaseUrl });
     await client.connect();
     try {
       const { rows } = await client.query<{ id: string }>(
@@ -136,7 +167,5 @@ export async function measureScrollFps(o: FpsOptions): Promise<FpsResult> {
     };
   } finally {
     await browser.close();
-    await node.stop();
-    await db.drop();
   }
 }

@@ -1,4 +1,4 @@
-import type { WebSocket } from 'ws';
+import type { LiteSocket } from '../lib/ws-lite.js';
 import type { Mark } from '../lib/driver.js';
 import { scanMarks } from '../lib/driver.js';
 import { CpuWindow } from '../lib/proc.js';
@@ -34,6 +34,8 @@ export interface ReconnectResult {
   duplicates: number;
   serverCpu: number;
   generatorCpu: number;
+  /** Caseroom only: p50/p99 of each reconnect phase (socket open to health.check, watch query, sync), ms. */
+  phases?: Record<string, LatencySummary>;
   /** The most frequent failure messages of reconnect attempts and sends (message → count), if any. */
   errors: Record<string, number>;
 }
@@ -63,15 +65,23 @@ interface Storm {
   pids(): number[];
 }
 
-function caseroomStorm(driver: CaseroomDriver, o: ReconnectOptions, roomOf: (i: number) => number): Storm {
-  const sockets: WebSocket[] = [];
+function caseroomStorm(
+  driver: CaseroomDriver,
+  o: ReconnectOptions,
+  roomOf: (i: number) => number,
+  phases: Record<'open' | 'watch' | 'sync', Samples>,
+): Storm {
+  const sockets: LiteSocket[] = [];
   const user = (i: number) => `storm${i}`;
   const cid = (r: number) => `messaging:storm${r}`;
   const open = async (i: number, inbox: Inbox) => {
     const node = driver.node(i);
+    let t = nowMs();
     const { ws, connectionId } = await openSocket(node, user(i), i, (data) =>
       markOfFrame(data, (m) => inbox.live(m)),
     );
+    phases.open.add(nowMs() - t);
+    t = nowMs();
     sockets[i] = ws;
     const reply = await chatApi(
       node,
@@ -82,12 +92,14 @@ function caseroomStorm(driver: CaseroomDriver, o: ReconnectOptions, roomOf: (i: 
       { connection_id: connectionId },
     );
     if (reply.status >= 300) throw new Error(`watch: HTTP ${reply.status}`);
+    phases.watch.add(nowMs() - t);
   };
   return {
     connect: open,
     async dropAndReturn(i, inbox, droppedAt) {
       sockets[i]?.terminate();
       await open(i, inbox);
+      const t = nowMs();
       const reply = await chatApi<{ events: unknown[] }>(
         driver.node(i),
         'POST',
@@ -99,6 +111,7 @@ function caseroomStorm(driver: CaseroomDriver, o: ReconnectOptions, roomOf: (i: 
         },
       );
       if (reply.status >= 300) throw new Error(`sync: HTTP ${reply.status}`);
+      phases.sync.add(nowMs() - t);
       scanMarks(JSON.stringify(reply.body.events), (m) => inbox.caughtUp(m));
     },
     async send(room, mark) {
@@ -168,6 +181,7 @@ export async function runReconnect(
   const roomOf = (i: number) => i % o.rooms;
   const inboxes = Array.from({ length: o.clients }, () => new Inbox());
   let storm: Storm;
+  const phases = { open: new Samples(), watch: new Samples(), sync: new Samples() };
   if (driver.name === 'Caseroom') {
     const cr = driver as CaseroomDriver;
     for (let r = 0; r < o.rooms; r++) {
@@ -175,7 +189,7 @@ export async function runReconnect(
       for (let i = r; i < o.clients; i += o.rooms) members.push(`storm${i}`);
       await cr.createRoom(`storm${r}`, members);
     }
-    storm = caseroomStorm(cr, o, roomOf);
+    storm = caseroomStorm(cr, o, roomOf, phases);
   } else {
     storm = xmppStorm(driver as XmppDriver, roomOf, o.rooms);
   }
@@ -257,6 +271,15 @@ export async function runReconnect(
     duplicates: inboxes.reduce((a, b) => a + b.duplicates, 0),
     serverCpu: usage.serverCpu,
     generatorCpu: usage.generatorCpu,
+    ...(driver.name === 'Caseroom'
+      ? {
+          phases: {
+            open: phases.open.summary(),
+            watch: phases.watch.summary(),
+            sync: phases.sync.summary(),
+          },
+        }
+      : {}),
     errors: Object.fromEntries([...errors].sort((a, b) => b[1] - a[1]).slice(0, 5)),
   };
 }

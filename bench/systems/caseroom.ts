@@ -4,10 +4,10 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { WebSocket } from 'ws';
 import type { Driver, IdleClient, Mark, OnMark, RoomClient } from '../lib/driver.js';
 import { markText, scanMarks } from '../lib/driver.js';
 import { httpJson, waitHealthy } from '../lib/http.js';
+import { LiteSocket } from '../lib/ws-lite.js';
 import { pidsNamed, processTree } from '../lib/proc.js';
 import { loopbackSource, pool } from '../lib/stats.js';
 
@@ -154,40 +154,33 @@ export function openSocket(
   user: string,
   index: number,
   onFrame?: (data: Buffer) => void,
-): Promise<{ ws: WebSocket; connectionId: string }> {
+): Promise<{ ws: LiteSocket; connectionId: string }> {
   const url = `${node.wsUrl}/chat/connect?api_key=${API_KEY}&user_id=${encodeURIComponent(user)}&authorization=${signToken({ user_id: user })}`;
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { perMessageDeflate: false, localAddress: loopbackSource(index) });
     let first = true;
-    ws.on('message', (data: Buffer) => {
-      if (first) {
+    LiteSocket.connect({
+      url,
+      localAddress: loopbackSource(index),
+      onMessage(data, socket) {
+        if (!first) {
+          onFrame?.(data);
+          return;
+        }
         first = false;
         const frame = JSON.parse(data.toString()) as { type: string; connection_id?: string };
         if (frame.type !== 'health.check' || !frame.connection_id) {
           reject(new Error(`first frame was ${data.toString().slice(0, 200)}`));
-          ws.terminate();
+          socket.terminate();
           return;
         }
-        resolve({ ws, connectionId: frame.connection_id });
-        return;
-      }
-      onFrame?.(data);
-    });
-    ws.once('error', reject);
-    ws.once('close', () => reject(new Error('socket closed before its first frame')));
+        resolve({ ws: socket, connectionId: frame.connection_id });
+      },
+      onClose: () => reject(new Error('socket closed before its first frame')),
+    }).catch(reject);
   });
 }
 
-const closeSocket = (ws: WebSocket) =>
-  new Promise<void>((resolve) => {
-    if (ws.readyState === ws.CLOSED) return resolve();
-    ws.once('close', () => resolve());
-    ws.close();
-    setTimeout(() => {
-      ws.terminate();
-      resolve();
-    }, 2000).unref();
-  });
+const closeSocket = (ws: LiteSocket) => ws.close();
 
 const MESSAGE_NEW = Buffer.from('{"type":"message.new"');
 

@@ -23,6 +23,7 @@ const FULL: suite.Sizes = {
   history: { messages: 1_000_000, channels: 2000, requests: 200 },
   reconnect: { clients: 5000, rooms: 50, stormSeconds: 10, ratePerRoom: 2 },
   fps: { messages: 10_000, seconds: 8 },
+  lighthouse: { runs: 3, presets: ['desktop', 'mobile'] },
 };
 
 const QUICK: suite.Sizes = {
@@ -32,6 +33,7 @@ const QUICK: suite.Sizes = {
   history: { messages: 20_000, channels: 200, requests: 20 },
   reconnect: { clients: 100, rooms: 10, stormSeconds: 2, ratePerRoom: 2 },
   fps: { messages: 2000, seconds: 3 },
+  lighthouse: { runs: 1, presets: ['desktop'] },
 };
 
 const SCENARIOS = ['fanout', 'durable', 'idle', 'history', 'two-nodes', 'reconnect', 'web'] as const;

@@ -161,17 +161,6 @@ function limitsOf(lhr: Result): string[] {
   return [...savings.sort((a, b) => b.ms - a.ms).map((s) => s.text), ...diagnostics];
 }
 
-/**
- * How many runs and which presets: the full bench runs both presets three times (median); quick mode only the
- * desktop preset once per page (a run takes 15–25 s on the 2-core machine). Sizes has no Lighthouse entry, so
- * quick mode is recognised by its smaller scroll channel.
- */
-export function lighthousePlan(fps: { messages: number }): LighthouseOptions {
-  return fps.messages >= 10_000
-    ? { runs: 3, presets: ['desktop', 'mobile'] }
-    : { runs: 1, presets: ['desktop'] };
-}
-
 let versionSeen = '';
 
 async function runOnce(port: number, url: string, preset: Preset): Promise<Result> {

@@ -12,7 +12,6 @@ import { runIdle, type IdleOptions, type IdleResult } from './idle.js';
 import { runReconnect, type ReconnectOptions, type ReconnectResult } from './reconnect.js';
 import { measureBundle } from './web.js';
 import {
-  lighthousePlan,
   runLighthouse,
   type LighthouseOptions,
   type LighthouseResult,
@@ -29,6 +28,7 @@ export interface Sizes {
   history: HistoryOptions;
   reconnect: ReconnectOptions;
   fps: FpsOptions;
+  lighthouse: LighthouseOptions;
 }
 
 export type SystemName = 'Caseroom' | 'ejabberd' | 'Prosody';
@@ -385,7 +385,22 @@ export async function reconnect(ctx: SuiteContext): Promise<ScenarioReport> {
   const { results, ran } = await perSystem(ctx, true, (d) =>
     runReconnect(d as CaseroomDriver | XmppDriver, o),
   );
-  const c = (pick: (r: ReconnectResult) => number) => col(ctx, results, pick);
+  const c = (pick: (r: ReconnectResult) => number | undefined) => col(ctx, results, pick);
+  // Where a Caseroom reconnect spends its time (XMPP clients have no such phases).
+  const phaseRows = (
+    [
+      ['open', 'socket to health.check'],
+      ['watch', 'watch query'],
+      ['sync', 'POST /sync'],
+    ] as const
+  ).flatMap(([name, label]) =>
+    (['p50', 'p99'] as const).map((p) => ({
+      metric: `Caseroom reconnect phase: ${label}, ${p}`,
+      unit: 'ms',
+      better: 'lower' as const,
+      values: c((r) => r.phases?.[name]?.[p]),
+    })),
+  );
   return {
     id: 'reconnect',
     title: '6. Reconnect storm',
@@ -415,10 +430,20 @@ export async function reconnect(ctx: SuiteContext): Promise<ScenarioReport> {
       { metric: 'Lost messages (any client)', unit: '', better: 'lower', values: c((r) => r.lost) },
       { metric: 'Duplicate live deliveries', unit: '', better: 'lower', values: c((r) => r.duplicates) },
       { metric: 'Server CPU during the storm', unit: '% of a core', values: c((r) => r.serverCpu) },
+      ...phaseRows,
     ],
     ran,
     notes: [
       '"Lost" counts messages a client holds neither from its socket nor from catching up; catch-up overlapping live delivery is merged by message id, as the SDK does.',
+      ...[...results].flatMap(([name, r]) =>
+        Object.keys(r.errors).length
+          ? [
+              `${name} errors (count × message): ${Object.entries(r.errors)
+                .map(([m, n]) => `${n} × ${m}`)
+                .join('; ')}.`,
+            ]
+          : [],
+      ),
     ],
     raw: Object.fromEntries(results),
   };
@@ -472,7 +497,7 @@ function lighthouseNotes(
 
 export async function web(ctx: SuiteContext): Promise<ScenarioReport> {
   const bundle = measureBundle(ROOT);
-  const plan = lighthousePlan(ctx.sizes.fps);
+  const plan = ctx.sizes.lighthouse;
   let fps: Awaited<ReturnType<typeof measureScrollFps>> | undefined;
   let fpsNote = '';
   let lh: LighthouseResult | undefined;

@@ -37,12 +37,21 @@ export async function buildApp(platform: Platform): Promise<App> {
 
   const webDist = platform.config.webDist ?? WEB_DIST_DEFAULT;
   if (fs.existsSync(path.join(webDist, 'index.html'))) {
-    await http.register(fastifyStatic, { root: webDist, prefix: '/', wildcard: false, index: false });
+    await http.register(fastifyStatic, {
+      root: webDist,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      // The web build writes `.br` and `.gz` next to each compressible file; they go to clients that accept them.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, file) => reply.header('cache-control', cacheControlFor(webDist, file)),
+    });
     // Client-side routes (`/`, `/app/...`, `/_action`) all load the single-page app.
     http.setNotFoundHandler((req, reply) => {
       const url = req.url.split('?')[0] ?? '';
       if (req.method === 'GET' && !/^\/(api|chat|dev)(\/|$)/.test(url) && !path.extname(url)) {
-        return reply.type('text/html').sendFile('index.html');
+        return reply.sendFile('index.html');
       }
       return notFound(url, reply);
     });
@@ -54,6 +63,15 @@ export async function buildApp(platform: Platform): Promise<App> {
     ready = true;
   });
   return { http, chat, product };
+}
+
+/**
+ * Vite's `/assets/*` have a content hash in their names, so browsers keep them for a year without asking again;
+ * everything else (index.html above all, which names the current assets) is revalidated on every load.
+ */
+function cacheControlFor(webDist: string, file: string): string {
+  const relative = path.relative(webDist, file).split(path.sep);
+  return relative.length > 1 && relative[0] === 'assets' ? 'public, max-age=31536000, immutable' : 'no-cache';
 }
 
 /** Fastify takes a hop count as a function of the hop; the rest as is. */

@@ -70,6 +70,7 @@ describe('sending a message', () => {
       ]);
       const event = await noahSocket.next('message.new');
       expect(event.message).toEqual(message);
+      expect(JSON.stringify(event.message)).toBe(JSON.stringify(message));
       expect(await olgaSocket.receives('message.new', 300)).toBe(false);
       // The stored message says the same (read back from the database, not from the send path).
       const got = await noah.call<{ message: Record<string, unknown> }>('GET', '/messages/sp-1');
@@ -91,6 +92,38 @@ describe('sending a message', () => {
     expect(missing).toMatchObject({ status: 404, body: { code: 16 } });
     const again = await maria.call('POST', `${CHANNEL}/message`, { message: { id: 'sp-1', text: 'again' } });
     expect(again).toMatchObject({ status: 400, body: { code: 4 } });
+  });
+
+  it('answers with custom data and attachments as they read back, and a repeated id changes nothing', async () => {
+    const unread = async () => (await noah.call('GET', '/unread')).body.total_unread_count as number;
+    const custom = {
+      zeta: 1,
+      a: { yy: 2, b: [{ dd: 1, c: 'x' }] },
+      '10': 'ten',
+      bb: null,
+      é: 'accent',
+      e: 0.1,
+    };
+    const attachments = [
+      { type: 'file', title: 't', asset_url: 'https://a.example/f', z: { k22: 1, k1: 2 } },
+    ];
+    const res = await maria.call<{ message: Record<string, unknown> }>('POST', `${CHANNEL}/message`, {
+      message: { id: 'sp-3', text: '\n\nwith data\n', attachments, ...custom },
+    });
+    expect(res.status).toBe(200);
+    const got = await maria.call<{ message: Record<string, unknown> }>('GET', '/messages/sp-3');
+    const data = (m: Record<string, unknown>) =>
+      JSON.stringify([m.text, m.attachments, ...Object.keys(custom).map((k) => [k, m[k]])]);
+    expect(data(res.body.message)).toBe(data(got.body.message));
+    expect(Object.keys(res.body.message)).toEqual(Object.keys(got.body.message));
+    expect(res.body.message.text).toBe('with data');
+    const before = await unread();
+    const again = await maria.call('POST', `${CHANNEL}/message`, { message: { id: 'sp-3', text: 'other' } });
+    expect(again).toMatchObject({ status: 400, body: { code: 4 } });
+    expect(await unread()).toBe(before);
+    expect((await maria.call('GET', '/messages/sp-3')).body).toMatchObject({
+      message: { text: 'with data' },
+    });
   });
 
   it('sends for a user through the server API, presenting that user and the members mentioned', async () => {

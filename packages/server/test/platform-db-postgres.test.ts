@@ -72,6 +72,21 @@ describe('PostgreSQL back end', () => {
             await q.query('INSERT INTO folded VALUES (2)');
           }),
         ).rejects.toThrow(/duplicate key/);
+        // commit(): what beforeCommit queued, the statement and the COMMIT in one round trip, with its result.
+        const ended = await d.tx(async (q) => {
+          await q.query('INSERT INTO folded VALUES ($1)', [5]);
+          q.beforeCommit('INSERT INTO folded VALUES (6)');
+          const r = await q.commit<{ n: number }>('SELECT count(*)::int AS n FROM folded');
+          await expect(q.query('SELECT 1')).rejects.toThrow(/committed already/);
+          return r.rows[0]?.n;
+        });
+        expect(ended).toBe(4);
+        await expect(
+          d.tx(async (q) => {
+            await q.commit('INSERT INTO folded VALUES (5)');
+          }),
+        ).rejects.toThrow(/duplicate key/);
+        await d.query('DELETE FROM folded WHERE id IN (5, 6)');
         // A write that only records before the COMMIT.
         await d.tx(async (q) => q.beforeCommit('INSERT INTO folded VALUES (4)'));
         expect((await d.query('SELECT id FROM folded ORDER BY id')).rows).toEqual([

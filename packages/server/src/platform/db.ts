@@ -20,6 +20,11 @@ export interface Queryable {
 export interface Tx extends Queryable {
   /** Runs `text` (no parameters) right before the `COMMIT`, in the same round trip; a failure rolls back. */
   beforeCommit(text: string): void;
+  /**
+   * Ends the transaction: runs what {@link beforeCommit} queued, then `text` (no parameters), then `COMMIT`, all in
+   * one round trip, and answers `text`'s result. A failure rolls back. No statement may follow.
+   */
+  commit<R = Record<string, unknown>>(text: string): Promise<QueryResult<R>>;
 }
 
 /** A value as an SQL literal (strings escaped as PostgreSQL reads them; arrays as `text[]`). */
@@ -65,10 +70,16 @@ const NUMERIC_OID = 1700;
 pg.types.setTypeParser(INT8_OID, (v) => Number(v));
 pg.types.setTypeParser(NUMERIC_OID, (v) => Number(v));
 
-/** The last statement's result of a simple query that held several statements (pg answers an array). */
-function lastResult(r: unknown): { rows: unknown[]; rowCount: number | null } {
-  const one = Array.isArray(r) ? r.at(-1) : r;
-  return (one ?? { rows: [], rowCount: 0 }) as { rows: unknown[]; rowCount: number | null };
+type RawResult = { rows: unknown[]; rowCount: number | null };
+
+/** The results of a simple query, one per statement (pg answers an array only when it held several). */
+function results(r: unknown): RawResult[] {
+  return (Array.isArray(r) ? r : [r]) as RawResult[];
+}
+
+/** The last statement's result of a simple query that held several statements. */
+function lastResult(r: unknown): RawResult {
+  return results(r).at(-1) ?? { rows: [], rowCount: 0 };
 }
 
 async function inTransaction<T>(client: PoolClientLike, fn: (q: Tx) => Promise<T>): Promise<T> {
@@ -77,39 +88,59 @@ async function inTransaction<T>(client: PoolClientLike, fn: (q: Tx) => Promise<T
   let turn: Promise<unknown> = Promise.resolve();
   // BEGIN goes with the first statement when that one has no parameters (one simple query, one round trip).
   let begun = false;
+  let committed = false;
   let tail: string[] = [];
+  const next = <V>(step: () => Promise<V>): Promise<V> => {
+    const run = turn.then(() => {
+      if (committed) throw new Error('the transaction was committed already');
+      return step();
+    });
+    turn = run.catch(() => undefined);
+    return run;
+  };
+  /** Runs `statements` and COMMIT in one round trip; the result of each statement. */
+  const commitWith = async (statements: string[]): Promise<RawResult[]> => {
+    const all = [...(begun ? [] : ['BEGIN']), ...tail, ...statements, 'COMMIT'];
+    const skip = all.length - statements.length - 1;
+    tail = [];
+    begun = true;
+    const r = results(await client.query(all.join(';\n')));
+    committed = true;
+    return r.slice(skip, skip + statements.length);
+  };
   const q: Tx = {
-    query: <R>(text: string, params?: readonly unknown[]) => {
-      const run = turn.then(async () => {
+    query: <R>(text: string, params?: readonly unknown[]) =>
+      next(async () => {
         let r;
-        if (begun) r = await client.query(text, params);
+        if (begun) r = lastResult(await client.query(text, params));
         else if (params?.length) {
           begun = true;
           await client.query('BEGIN');
-          r = await client.query(text, params);
+          r = lastResult(await client.query(text, params));
         } else {
           begun = true;
           r = lastResult(await client.query(`BEGIN;\n${text}`));
         }
         return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
-      });
-      turn = run.catch(() => undefined);
-      return run;
-    },
+      }),
     beforeCommit(text: string) {
+      if (committed) throw new Error('the transaction was committed already');
       tail.push(text);
     },
+    commit: <R>(text: string) =>
+      next(async () => {
+        const [r = { rows: [], rowCount: 0 }] = await commitWith([text]);
+        return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+      }),
   };
   try {
     const result = await fn(q);
     await turn;
-    const statements = [...(begun ? [] : ['BEGIN']), ...tail, 'COMMIT'];
-    tail = [];
-    begun = true;
-    await client.query(statements.join(';\n'));
+    if (!committed) await commitWith([]);
+    else if (tail.length > 0) throw new Error('statements were queued after the commit');
     return result;
   } catch (err) {
-    if (begun) await client.query('ROLLBACK').catch(() => undefined);
+    if (begun && !committed) await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
 }
@@ -121,7 +152,7 @@ function fromPool(pool: PoolLike, kind: Db['kind'], close: () => Promise<void>):
     async query<R>(text: string, params?: readonly unknown[]) {
       const client = await pool.connect();
       try {
-        const r = await client.query(text, params);
+        const r = lastResult(await client.query(text, params));
         return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
       } finally {
         client.release();
@@ -160,12 +191,16 @@ function pgliteSerialPool(lite: PGlite): PoolLike {
       tail = tail.then(() => turn);
       return ready.then(() => ({
         async query(text: string, params?: readonly unknown[]) {
-          // Without parameters use the simple protocol, which (as on a server) allows several statements.
-          const r = params?.length
-            ? await lite.query(text, params as unknown[])
-            : ((await lite.exec(text)).at(-1) ?? { rows: [], fields: [], affectedRows: 0 });
           // Like pg: a statement that returns rows counts them, others count what they changed.
-          return { rows: r.rows, rowCount: r.fields.length > 0 ? r.rows.length : (r.affectedRows ?? 0) };
+          const one = (r: { rows: unknown[]; fields: unknown[]; affectedRows?: number }) => ({
+            rows: r.rows,
+            rowCount: r.fields.length > 0 ? r.rows.length : (r.affectedRows ?? 0),
+          });
+          if (params?.length) return one(await lite.query(text, params as unknown[]));
+          // Without parameters use the simple protocol, which (as on a server) allows several statements; like pg,
+          // one result per statement when there are several.
+          const all = (await lite.exec(text)).map(one);
+          return (all.length === 1 ? all[0] : all) as ReturnType<typeof one>;
         },
         release,
       }));

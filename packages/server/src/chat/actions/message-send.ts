@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import * as linkify from 'linkifyjs';
 import { CHAT_LIMITS, ChatErrorCode, type Message, type NewMessage } from '@caseroom/protocol';
-import type { Queryable } from '../../platform/db.js';
+import { literal, type Queryable, type Tx } from '../../platform/db.js';
 import type { Actor, ChatContext } from '../context.js';
 import { ChatError, inputError, notFound } from '../errors.js';
 import { maxMessageLength } from '../policy/channel-types.js';
@@ -102,9 +102,137 @@ function newMessageLookups(row: MessageRow, known: ReadonlyMap<string, UserRow>)
   };
 }
 
+/** Stages `message.new` for the channel's audience and `notification.message_new` for the others not watching. */
+function stageNewMessage(
+  out: Outbox,
+  channel: ChannelRow,
+  members: string[],
+  userId: string | null,
+  row: MessageRow,
+  message: Message,
+  inMainList: boolean,
+): void {
+  const now = message.created_at;
+  const ids = { cid: channel.cid, channel_id: channel.id, channel_type: channel.type };
+  const user = message.user;
+  out.channelEvent(members, {
+    type: 'message.new',
+    ...ids,
+    message,
+    ...(user ? { user } : {}),
+    created_at: now,
+  });
+  if (inMainList) {
+    out.transient({
+      users: members.filter((m) => m !== userId),
+      watch: 'not-watching',
+      event: {
+        type: 'notification.message_new',
+        ...ids,
+        channel: presentChannel({ ...channel, last_message_at: row.created_at }, undefined),
+        message,
+        created_at: now,
+      },
+    });
+  }
+}
+
+/** A JSON value as it reads back from a `jsonb` column: object keys shorter first, then in byte order. */
+export function asJsonb(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(asJsonb);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value).map(([k, v]) => [Buffer.from(k), k, v] as const);
+  entries.sort(([a], [b]) => a.length - b.length || Buffer.compare(a, b));
+  return Object.fromEntries(entries.map(([, k, v]) => [k, asJsonb(v)]));
+}
+
+/**
+ * A message in the main list that neither replies nor quotes, written in the transaction's last round trip: the
+ * row is known before it is written (the audience, the users and the transaction's `now()` were read with the
+ * lock), so the message is presented and its events staged first, and one statement writes the message, the
+ * channel's order and counter, hidden members back, the sender's read state and the `chat_events` rows, followed
+ * by the COMMIT. A repeated id writes nothing (every part waits on the insert) and answers code 4.
+ */
+async function sendPlainMessage(
+  q: Tx,
+  out: Outbox,
+  access: Awaited<ReturnType<typeof lockedChannelForActor>>,
+  input: NewMessage,
+  f: { id: string; userId: string | null; type: string; text: string; custom: object; counts: number },
+): Promise<{ row: MessageRow; message: Message }> {
+  const { channel, audience } = access;
+  const cid = channel.cid;
+  const readers = new Set(audience);
+  const mentioned = [...new Set(input.mentioned_users ?? [])].filter((m) => readers.has(m));
+  const readsOwn = f.userId !== null && readers.has(f.userId);
+  const attachments = JSON.stringify(input.attachments ?? []);
+  const custom = JSON.stringify(f.custom);
+  // JSON through JSON.parse as the column gives it back (jsonb orders keys), so the answer is the same bytes.
+  const row: MessageRow = {
+    id: f.id,
+    seq: 0,
+    cid,
+    user_id: f.userId,
+    type: f.type,
+    text: f.text,
+    parent_id: null,
+    show_in_channel: false,
+    quoted_message_id: null,
+    mentioned_users: mentioned,
+    attachments: asJsonb(JSON.parse(attachments)) as MessageRow['attachments'],
+    custom: asJsonb(JSON.parse(custom)) as MessageRow['custom'],
+    silent: input.silent === true,
+    poll_id: input.poll_id ?? null,
+    pinned: false,
+    pinned_at: null,
+    pinned_by_id: null,
+    pin_expires: null,
+    reply_count: 0,
+    reaction_groups: {},
+    created_at: access.now,
+    updated_at: access.now,
+    message_text_updated_at: null,
+    deleted_at: null,
+    deleted_type: null,
+  };
+  const message = presentMessage(row, newMessageLookups(row, access.users));
+  stageNewMessage(out, channel, audience, f.userId, row, message, true);
+  const events = out.takeRecords();
+  const [c, u] = [literal(cid), literal(f.userId)];
+  const inserted = await q.commit<{ seq: number }>(
+    `WITH ins AS (
+       INSERT INTO chat_messages (id, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
+                                  mentioned_users, attachments, custom, silent, poll_id)
+       VALUES (${literal(f.id)}, ${c}, ${u}, ${literal(f.type)}, ${literal(f.text)}, NULL, false, NULL,
+               ${literal(mentioned)}, ${literal(attachments)}::jsonb, ${literal(custom)}::jsonb,
+               ${literal(row.silent)}, ${literal(row.poll_id)})
+       ON CONFLICT (id) DO NOTHING RETURNING id, seq, created_at),
+     channel AS (
+       UPDATE chat_channels ch SET last_message_at = ins.created_at, updated_at = ins.created_at,
+              unread_seq = ch.unread_seq + ${literal(f.counts)}
+         FROM ins WHERE ch.cid = ${c}),
+     unhide AS (
+       UPDATE chat_members m SET hidden = false
+        WHERE m.cid = ${c} AND m.hidden AND ${readsOwn ? `m.user_id <> ${u}` : 'true'}
+          AND EXISTS (SELECT 1 FROM ins)),
+     own_read AS (
+       UPDATE chat_members m SET last_read = ins.created_at, last_read_message_id = ins.id, unread_base = 0,
+              unread_seq = ${literal(channel.unread_seq + f.counts)}, hidden = false
+         FROM ins WHERE m.cid = ${c} AND m.user_id = ${u} AND ${literal(readsOwn)}),
+     events AS (
+       INSERT INTO chat_events (cid, user_id, type, payload, created_at)
+       SELECT * FROM (VALUES ${events.join(', ')}) AS e(cid, user_id, type, payload, created_at)
+        WHERE EXISTS (SELECT 1 FROM ins))
+     SELECT seq FROM ins`,
+  );
+  const written = inserted.rows[0];
+  if (!written) throw duplicateId(f.id);
+  return { row: { ...row, seq: written.seq }, message };
+}
+
 /** Writes a new message and its effects (order, counters, unread state) and stages its events. */
 export async function doSendMessage(
-  q: Queryable,
+  q: Tx,
   out: Outbox,
   actor: Actor,
   cid: string,
@@ -134,6 +262,11 @@ export async function doSendMessage(
   // Counting the message is what raises every member's unread count (computed on read: store/channels unreadSql).
   const type = parent ? 'reply' : (input.type ?? 'regular');
   const counts = inMainList && input.silent !== true && type !== 'system' ? 1 : 0;
+  const text = (input.text ?? '').replace(/^\n+|\n+$/g, '');
+  if (!parent && !input.quoted_message_id) {
+    const fields = { id, userId, type, text, custom, counts };
+    return { ...(await sendPlainMessage(q, out, access, input, fields)), channel };
+  }
   // One statement: the channel's audience (store/channels memberIds, read after the lock), the message (mentions
   // kept only for members), the channel's order and counter, hidden members back, the sender's read state.
   const inserted = await q.query<MessageRow & { audience: string[] }>(
@@ -165,7 +298,7 @@ export async function doSendMessage(
       cid,
       userId,
       type,
-      (input.text ?? '').replace(/^\n+|\n+$/g, ''),
+      text,
       parent?.id ?? null,
       parent ? input.show_in_channel === true : false,
       input.quoted_message_id ?? null,
@@ -195,28 +328,7 @@ export async function doSendMessage(
   const message = presentMessage(row, lookups);
   const now = message.created_at;
   const ids = { cid, channel_id: channel.id, channel_type: channel.type };
-  const user = message.user;
-  out.channelEvent(members, {
-    type: 'message.new',
-    ...ids,
-    message,
-    ...(user ? { user } : {}),
-    created_at: now,
-  });
-  const others = members.filter((m) => m !== userId);
-  if (inMainList) {
-    out.transient({
-      users: others,
-      watch: 'not-watching',
-      event: {
-        type: 'notification.message_new',
-        ...ids,
-        channel: presentChannel({ ...channel, last_message_at: row.created_at }, undefined),
-        message,
-        created_at: now,
-      },
-    });
-  }
+  stageNewMessage(out, channel, members, userId, row, message, inMainList);
   if (parent) {
     const updated = await getMessage(q, parent.id);
     if (updated) {

@@ -2,11 +2,10 @@ import type { Capability } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
 import type { Actor } from '../context.js';
 import { notAllowed, notFound } from '../errors.js';
-import { getChannel, getMember, lockChannelFor } from '../store/channels.js';
-import type { ChannelRow } from '../store/rows.js';
+import { getChannel, getMember, lockChannelFor, type LockedChannel } from '../store/channels.js';
+import type { ChannelRow, UserRow } from '../store/rows.js';
 import { loadRules, presentRule } from '../store/policy.js';
 import { getUser } from '../store/users.js';
-import type { UserRow } from '../store/rows.js';
 import { canReadChannel, ownCapabilities, type ChannelViewer } from './capabilities.js';
 
 /** A channel as one actor may use it; `caps` undefined means the server (every right). */
@@ -62,16 +61,16 @@ export async function lockedChannelForActor(
   actor: Actor,
   cid: string,
   userIds: string[],
-): Promise<ChannelAccess & { users: Map<string, UserRow> }> {
+): Promise<ChannelAccess & Pick<LockedChannel, 'users' | 'audience' | 'now'>> {
   const viewerId = actor.kind === 'user' ? actor.userId : null;
   const locked = await lockChannelFor(q, cid, viewerId, viewerId ? [viewerId, ...userIds] : userIds);
-  const { channel, users } = locked;
+  const { channel, users, audience, now } = locked;
   if (!channel) throw notFound(`Channel "${cid}" does not exist`);
-  if (actor.kind === 'server') return { channel, viewer: undefined, caps: undefined, users };
+  if (actor.kind === 'server') return { channel, viewer: undefined, caps: undefined, users, audience, now };
   const user = users.get(actor.userId);
   checkActive(actor.userId, user);
   const viewer = { role: roleOf(actor, user), member: locked.member, rules: locked.rules.map(presentRule) };
-  return { ...checkedAccess(actor, channel, viewer), users };
+  return { ...checkedAccess(actor, channel, viewer), users, audience, now };
 }
 
 export async function accessTo(q: Queryable, actor: Actor, channel: ChannelRow): Promise<ChannelAccess> {

@@ -1,4 +1,4 @@
-import { literal, type Queryable, type Tx } from '../../platform/db.js';
+import { literal, type Tx } from '../../platform/db.js';
 import type { ChatContext } from '../context.js';
 import { eventJson, type Delivery, type WireEvent } from './fanout.js';
 
@@ -24,16 +24,23 @@ export class Outbox {
     this.deliveries.push(delivery);
   }
 
+  /** The staged records as `VALUES` rows of `chat_events (cid, user_id, type, payload, created_at)`; clears them. */
+  takeRecords(): string[] {
+    const rows = this.records.map(
+      (r) =>
+        `(${literal(r.cid)}, ${literal(r.userId)}, ${literal(r.event.type)}, ${literal(eventJson(r.event))}::jsonb, ${literal(r.event.created_at)}::timestamptz)`,
+    );
+    this.records.length = 0;
+    return rows;
+  }
+
   /**
    * Records the events in one statement that goes with the transaction's `COMMIT` (one round trip for both);
    * `seq` follows the order they were staged in.
    */
   record(q: Tx): void {
-    if (this.records.length === 0) return;
-    const rows = this.records.map(
-      (r) =>
-        `(${literal(r.cid)}, ${literal(r.userId)}, ${literal(r.event.type)}, ${literal(eventJson(r.event))}::jsonb, ${literal(r.event.created_at)}::timestamptz)`,
-    );
+    const rows = this.takeRecords();
+    if (rows.length === 0) return;
     q.beforeCommit(
       `INSERT INTO chat_events (cid, user_id, type, payload, created_at) VALUES ${rows.join(', ')}`,
     );
@@ -41,7 +48,7 @@ export class Outbox {
 }
 
 /** Runs one write in a transaction, records its events, then publishes them once it committed. */
-export async function write<T>(ctx: ChatContext, fn: (q: Queryable, out: Outbox) => Promise<T>): Promise<T> {
+export async function write<T>(ctx: ChatContext, fn: (q: Tx, out: Outbox) => Promise<T>): Promise<T> {
   const out = new Outbox();
   const result = await ctx.db.tx(async (q) => {
     const r = await fn(q, out);

@@ -59,11 +59,16 @@ export interface LockedChannel {
   rules: PermissionRow[];
   /** The users asked for (with `online`), as `store/users` `getUsers` reads them. */
   users: Map<string, UserRow>;
+  /** The channel's audience ({@link memberIds}), read once the lock is held. */
+  audience: string[];
+  /** The transaction's `now()`: what `DEFAULT now()` writes in this transaction. */
+  now: Date;
 }
 
 /**
  * {@link lockChannel} plus, in the same round trip, the acting user's member row, the permission rules of the
- * channel's type and the users `userIds` (the writer and whoever the written message shows).
+ * channel's type, the users `userIds` (the writer and whoever the written message shows), the channel's audience
+ * and the transaction's time.
  */
 export async function lockChannelFor(
   q: Queryable,
@@ -72,26 +77,46 @@ export async function lockChannelFor(
   userIds: string[],
 ): Promise<LockedChannel> {
   // Values inlined (no parameters): as a transaction's first statement it goes in one round trip with the BEGIN.
+  // Two statements: the lock, then the reads, whose snapshot is taken once the lock is held (READ COMMITTED).
   const { rows } = await q.query<
-    ChannelRow & { lock_member: MemberRow | null; lock_rules: PermissionRow[]; lock_users: UserRow[] }
+    ChannelRow & {
+      lock_member: MemberRow | null;
+      lock_rules: PermissionRow[];
+      lock_users: UserRow[];
+      lock_audience: string[];
+      lock_now: Date;
+    }
   >(
-    `SELECT ${CHANNEL_COLUMNS},
+    `SELECT 1 FROM chat_channels WHERE cid = ${literal(cid)} FOR UPDATE;
+     SELECT ${CHANNEL_COLUMNS},
        (SELECT to_jsonb(m) || jsonb_build_object('unread_count', ${unreadSql('m')}::int)
           FROM chat_members m WHERE m.cid = c.cid AND m.user_id = ${literal(memberId)}) AS lock_member,
        (SELECT coalesce(jsonb_agg(to_jsonb(p) ORDER BY p.priority DESC, p.id), '[]'::jsonb)
           FROM chat_permissions p WHERE p.channel_type IS NULL OR p.channel_type = c.type) AS lock_rules,
        (SELECT coalesce(jsonb_agg(to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')})), '[]'::jsonb)
-          FROM chat_users u WHERE u.id = ANY(${literal([...new Set(userIds)])})) AS lock_users
-       FROM chat_channels c WHERE c.cid = ${literal(cid)} FOR UPDATE OF c`,
+          FROM chat_users u WHERE u.id = ANY(${literal([...new Set(userIds)])})) AS lock_users,
+       ARRAY(SELECT a.user_id FROM chat_members a WHERE a.cid = c.cid AND ${readerSql('a')}) AS lock_audience,
+       now() AS lock_now
+       FROM chat_channels c WHERE c.cid = ${literal(cid)}`,
   );
   const row = rows[0];
-  if (!row) return { channel: undefined, member: undefined, rules: [], users: new Map() };
-  const { lock_member, lock_rules, lock_users, ...channel } = row;
+  if (!row)
+    return {
+      channel: undefined,
+      member: undefined,
+      rules: [],
+      users: new Map(),
+      audience: [],
+      now: new Date(),
+    };
+  const { lock_member, lock_rules, lock_users, lock_audience, lock_now, ...channel } = row;
   return {
     channel: channel.deleted_at === null ? channel : undefined,
     member: lock_member ? withDates(lock_member, MEMBER_DATES) : undefined,
     rules: lock_rules.map((r) => withDates(r, RULE_DATES)),
     users: new Map(lock_users.map((u) => [u.id, withDates(u, USER_DATES)])),
+    audience: lock_audience,
+    now: lock_now,
   };
 }
 

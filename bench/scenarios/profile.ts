@@ -19,6 +19,8 @@ interface ProfileNode {
 
 export interface ProfileSummary {
   file: string;
+  /** The samples counted (CLOCK_MONOTONIC µs), when not the whole profile. */
+  window?: Window;
   samples: number;
   top: Array<{ fn: string; where: string; selfPct: number }>;
   byArea: Array<{ area: string; selfPct: number }>;
@@ -122,7 +124,8 @@ async function profiled<T>(
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.copyFileSync(path.join(dir, file), out);
   fs.rmSync(dir, { recursive: true, force: true });
-  return { result, summary: summarise(out, window?.()) };
+  const span = window?.();
+  return { result, summary: { ...summarise(out, span), ...(span ? { window: span } : {}) } };
 }
 
 export async function profileFanout(o: FanoutOptions): Promise<ProfileSummary> {

@@ -31,6 +31,15 @@ export type ChatErrorCode = (typeof ChatErrorCode)[keyof typeof ChatErrorCode];
 /** Codes a client may retry (chat-spec §8). */
 export const RETRYABLE_CHAT_CODES: ReadonlySet<number> = new Set([-1, 3, 9, 23, 45, 60, 71]);
 
+/** The message of a slow-mode refusal (code 60), naming the seconds left; {@link cooldownWaitOf} reads it back. */
+export const cooldownMessage = (seconds: number) => `slow mode: wait ${seconds} seconds`;
+
+/** Seconds left named by a slow-mode refusal's message, if it names them. */
+export function cooldownWaitOf(message: string): number | undefined {
+  const m = /^slow mode: wait (\d+) seconds$/.exec(message);
+  return m ? Number(m[1]) : undefined;
+}
+
 /** Error body of every chat HTTP API failure. */
 export const ChatErrorBody = z.object({
   code: z.number(),

@@ -142,6 +142,36 @@ describe('message composer (fake timers)', () => {
     expect(composer.state.getSnapshot()).toMatchObject({ cooldownRemaining: 0, blockReason: undefined });
   });
 
+  it('counts down from the wait the server names when it refuses a send for slow mode (its count includes thread replies)', async () => {
+    const { channel, composer } = await composer_();
+    const data = channel.state.getSnapshot().channel!;
+    channel.handleEvent({
+      type: 'channel.updated',
+      cid: data.cid,
+      created_at: '',
+      channel: { ...data, cooldown: 30 },
+    });
+    channel.handleEvent({
+      type: 'capabilities.changed',
+      cid: data.cid,
+      created_at: '',
+      own_capabilities: [...data.own_capabilities.filter((c) => c !== 'skip-slow-mode'), 'slow-mode'],
+    });
+    // Nothing of amy's in the main list: the composer itself sees no reason to wait.
+    expect(composer.state.getSnapshot().cooldownRemaining).toBe(0);
+    server.failNext(/^POST \/channels\/messaging\/general\/message$/, {
+      status: 429,
+      code: 60,
+      message: 'slow mode: wait 12 seconds',
+    });
+    composer.setText('too soon');
+    const sent = await composer.send();
+    expect(sent?.status).toBe('failed');
+    expect(composer.state.getSnapshot().cooldownRemaining).toBe(12);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(composer.state.getSnapshot().cooldownRemaining).toBe(11);
+  });
+
   async function composer_() {
     return composer();
   }

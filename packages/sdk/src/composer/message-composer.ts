@@ -1,4 +1,4 @@
-import { CHAT_LIMITS, CHAT_TIMING, type ChatUser } from '@caseroom/protocol';
+import { CHAT_LIMITS, CHAT_TIMING, ChatErrorCode, cooldownWaitOf, type ChatUser } from '@caseroom/protocol';
 import type { ChatChannel } from '../channels/channel.js';
 import type { ClientContext } from '../client/context.js';
 import type { LocalMessage } from '../messages/local-message.js';
@@ -182,7 +182,9 @@ export class MessageComposer {
       mentioned_users: mentioned,
       ...(state.quoted ? { quoted_message_id: state.quoted.id } : {}),
     });
-    this.restartCooldown(sent.status === 'received' ? sent.created_at : undefined);
+    if (sent.status === 'failed' && sent.error?.code === ChatErrorCode.Cooldown)
+      this.serverCooldown(sent.error.message);
+    else this.restartCooldown(sent.status === 'received' ? sent.created_at : undefined);
     return sent;
   }
 
@@ -250,6 +252,16 @@ export class MessageComposer {
       [...state.messages].reverse().find((m) => (m.user?.id ?? m.user_id) === me && m.status === 'received')
         ?.created_at;
     this.countdown.start(cooldownRemaining(state.channel.cooldown, last));
+  }
+
+  /**
+   * The server refused a send for slow mode (code 60). It counts every own message, thread replies included, which
+   * this composer may not hold: count down from the wait it named (the full cooldown if it named none).
+   */
+  private serverCooldown(message: string): void {
+    const cooldown = this.channel.state.getSnapshot().channel?.cooldown ?? 0;
+    const wait = Math.min(cooldownWaitOf(message) ?? cooldown, cooldown || Number.POSITIVE_INFINITY);
+    if (wait > 0 && Number.isFinite(wait)) this.countdown.start(wait);
   }
 
   private updateSuggestions(text: string, cursor: number): void {

@@ -1,6 +1,12 @@
 import crypto from 'node:crypto';
 import * as linkify from 'linkifyjs';
-import { CHAT_LIMITS, ChatErrorCode, type Message, type NewMessage } from '@caseroom/protocol';
+import {
+  CHAT_LIMITS,
+  ChatErrorCode,
+  cooldownMessage,
+  type Message,
+  type NewMessage,
+} from '@caseroom/protocol';
 import { literal, type Queryable, type Tx } from '../../platform/db.js';
 import type { Actor, ChatContext } from '../context.js';
 import { ChatError, inputError, notFound } from '../errors.js';
@@ -82,7 +88,7 @@ async function checkCooldown(q: Queryable, access: ChannelAccess, userId: string
     [channel.cid, userId, channel.cooldown],
   );
   const wait = rows[0]?.wait ?? 0;
-  if (wait > 0) throw new ChatError(ChatErrorCode.Cooldown, `slow mode: wait ${wait} seconds`, 429);
+  if (wait > 0) throw new ChatError(ChatErrorCode.Cooldown, cooldownMessage(wait), 429);
 }
 
 /** The presenter's lookups for a message nobody reacted to, quoting nothing: its author and mentioned users. */

@@ -10,6 +10,21 @@ interface ChatUserInfo {
 }
 
 /**
+ * `/api/config` is public and the same for every user, so it is asked for as soon as the app shell's code loads,
+ * while the session is still being checked, instead of after it; the first connection uses that answer, later
+ * ones (a retry, another user) ask again.
+ */
+let earlyConfig: Promise<PublicConfig> | undefined = apiGet<PublicConfig>('/api/config');
+// A failure is reported by the connection that uses it; unused, it is not an unhandled rejection.
+earlyConfig.catch(() => undefined);
+
+function publicConfig(): Promise<PublicConfig> {
+  const early = earlyConfig;
+  earlyConfig = undefined;
+  return early ?? apiGet<PublicConfig>('/api/config');
+}
+
+/**
  * Connects the signed-in user to the chat for as long as it is mounted (product-spec §4: the chat starts with the
  * session and is destroyed without it). Tokens come from the `chat-getToken` callable, also on reconnects.
  */
@@ -23,7 +38,7 @@ export function ChatProvider({ user, children }: { user: ChatUserInfo; children:
     let client: ChatClient | undefined;
     void (async () => {
       try {
-        const config = await apiGet<PublicConfig>('/api/config');
+        const config = await publicConfig();
         if (cancelled) return;
         client = new ChatClient({ apiKey: config.chatApiKey, baseUrl: config.chatBaseUrl });
         await client.connectUser({ id, name }, () => callFunction<string>('chat-getToken'));

@@ -1,28 +1,23 @@
-import { memo } from 'react';
-import Markdown, { type Components } from 'react-markdown';
+import { memo, useEffect, useState } from 'react';
 import type { ChatUser } from '@caseroom/protocol';
-import { remarkMentions } from './remarkMentions';
+import type * as MarkdownTextModule from './MarkdownText';
+import { plainTextLines } from './plainText';
 
-const components: Components = {
-  // Links leave the app; the markdown library already drops unsafe URLs (javascript: and the like).
-  a: ({ node: _node, ...props }) => <a {...props} target="_blank" rel="noopener noreferrer nofollow" />,
-  // Headings inside a bubble would break the page outline: shown as bold paragraphs.
-  h1: ({ children }) => <p className="md-heading">{children}</p>,
-  h2: ({ children }) => <p className="md-heading">{children}</p>,
-  h3: ({ children }) => <p className="md-heading">{children}</p>,
-  h4: ({ children }) => <p className="md-heading">{children}</p>,
-  h5: ({ children }) => <p className="md-heading">{children}</p>,
-  h6: ({ children }) => <p className="md-heading">{children}</p>,
-  img: ({ alt, src }) => (
-    <a href={typeof src === 'string' ? src : undefined} target="_blank" rel="noopener noreferrer nofollow">
-      {alt || src}
-    </a>
-  ),
-};
+type MarkdownModule = typeof MarkdownTextModule;
+
+/**
+ * The markdown renderer loads on its own, started as soon as the chat view's code runs (index.html also
+ * preloads it on chat addresses), so it does not hold up the view; it is almost always in before the first
+ * messages. Until it is, a message that needs it shows its text as it is.
+ */
+let markdown: MarkdownModule | undefined;
+const markdownLoading: Promise<MarkdownModule> = import('./MarkdownText').then((m) => (markdown = m));
+markdownLoading.catch(() => undefined);
 
 /**
  * A message's text as markdown (raw HTML is shown as text), with `@Name` of mentioned users highlighted
- * (chat-spec §2 bubble).
+ * (chat-spec §2 bubble). Text with nothing markdown could change is rendered directly, as the same paragraph
+ * and line breaks the markdown renderer gives, without parsing it.
  */
 export const MessageText = memo(function MessageText({
   text,
@@ -32,12 +27,24 @@ export const MessageText = memo(function MessageText({
   mentioned: readonly ChatUser[];
 }) {
   const names = mentioned.map((u) => u.name ?? u.id).filter(Boolean);
+  const lines = plainTextLines(text, names);
   return (
     <div className="message-text">
-      <Markdown components={components} remarkPlugins={[[remarkMentions, { names }]]}>
-        {/* Single newlines are line breaks in chat. */}
-        {text.replace(/\n/g, '  \n')}
-      </Markdown>
+      {lines ? <PlainText lines={lines} /> : <Markdown text={text} names={names} />}
     </div>
   );
 });
+
+/** What MarkdownText renders for plain lines: one paragraph, a `<br>` and a newline between lines. */
+export function PlainText({ lines }: { lines: readonly string[] }) {
+  return <p>{lines.flatMap((line, i) => (i === 0 ? [line] : [<br key={i} />, '\n', line]))}</p>;
+}
+
+function Markdown({ text, names }: { text: string; names: readonly string[] }) {
+  const [loaded, setLoaded] = useState(markdown);
+  useEffect(() => {
+    if (!loaded) void markdownLoading.then(setLoaded, () => undefined);
+  }, [loaded]);
+  if (!loaded) return <p className="message-text-pending">{text}</p>;
+  return <loaded.MarkdownText text={text} names={names} />;
+}

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { ChatClient } from '@caseroom/sdk';
 import type { PublicConfig } from '@caseroom/protocol';
-import { apiGet, callFunction } from '../api/http';
+import { apiGet, callFunction, sessionToken } from '../api/http';
 import { ChatContext, type ChatStatus } from './ChatContext';
 
 interface ChatUserInfo {
@@ -25,6 +25,26 @@ function publicConfig(): Promise<PublicConfig> {
 }
 
 /**
+ * The same for the chat token when the browser holds a session token: it is asked for beside the session check
+ * (a 401 there changes nothing while the session is loading) and handed to the first connection if that starts
+ * within a short while; if it failed, that connection asks again, as it would have.
+ */
+const EARLY_TOKEN_MS = 30_000;
+let earlyToken: Promise<string> | undefined = sessionToken.get()
+  ? callFunction<string>('chat-getToken')
+  : undefined;
+earlyToken?.catch(() => undefined);
+if (earlyToken) setTimeout(() => (earlyToken = undefined), EARLY_TOKEN_MS);
+
+function firstChatToken(): Promise<string> {
+  const early = earlyToken;
+  earlyToken = undefined;
+  return early
+    ? early.catch(() => callFunction<string>('chat-getToken'))
+    : callFunction<string>('chat-getToken');
+}
+
+/**
  * Connects the signed-in user to the chat for as long as it is mounted (product-spec §4: the chat starts with the
  * session and is destroyed without it). Tokens come from the `chat-getToken` callable, also on reconnects.
  */
@@ -41,7 +61,12 @@ export function ChatProvider({ user, children }: { user: ChatUserInfo; children:
         const config = await publicConfig();
         if (cancelled) return;
         client = new ChatClient({ apiKey: config.chatApiKey, baseUrl: config.chatBaseUrl });
-        await client.connectUser({ id, name }, () => callFunction<string>('chat-getToken'));
+        let first = true;
+        await client.connectUser({ id, name }, () => {
+          if (!first) return callFunction<string>('chat-getToken');
+          first = false;
+          return firstChatToken();
+        });
         if (!cancelled) setState({ status: 'ready', client, userId: id });
       } catch (err) {
         if (cancelled) return;

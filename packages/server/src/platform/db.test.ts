@@ -104,5 +104,5 @@ describe('statements issued together inside a transaction', () => {
     });
     expect(counts).toEqual([2, 2, 2, 2, 2]);
     await db.close();
-  });
+  }, 60_000); // starting an embedded PGlite takes seconds on a loaded machine
 });

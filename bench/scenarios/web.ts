@@ -3,8 +3,9 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 /**
- * Web: the JavaScript the browser fetches on the first load of /app (the entry script and its modulepreloads from
- * packages/web/dist/index.html), gzip-compressed at level 6 as a server would send it.
+ * Web: the JavaScript the browser fetches on the first load of /app (the entry script, its modulepreloads and the
+ * route preloads for /app from packages/web/dist/index.html), gzip-compressed at level 6 (the server also has
+ * brotli files, which are smaller).
  */
 
 export interface WebResult {
@@ -20,6 +21,13 @@ export function measureBundle(root: string): WebResult {
   for (const m of html.matchAll(/<script[^>]*type="module"[^>]*src="([^"]+)"/g)) if (m[1]) refs.add(m[1]);
   for (const m of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g))
     if (m[1]) refs.add(m[1]);
+  // The route preloads index.html adds on /app addresses (the app shell and the chat list), loaded at once too.
+  const routes = /preloadRoutes\(routes\)[\s\S]*?\}\)\((\[[\s\S]*?\])\)<\/script>/.exec(html)?.[1];
+  if (routes) {
+    for (const route of JSON.parse(routes) as Array<{ paths: string; scripts: string[] }>) {
+      if (new RegExp(route.paths).test('/app')) for (const script of route.scripts) refs.add(script);
+    }
+  }
   const files = [...refs].map((ref) => {
     const file = path.join(dist, ref.replace(/^\//, ''));
     const data = fs.readFileSync(file);

@@ -43,14 +43,19 @@ export interface ReconnectResult {
 /** What one client has received, by message key. */
 class Inbox {
   readonly keys = new Set<string>();
+  /** Keys received live (socket/stream): a second live delivery of one is a duplicate. */
+  private readonly liveKeys = new Set<string>();
   duplicates = 0;
-  /** Marks received live (socket/stream); a repeat of one is a duplicate delivery. */
   live(mark: Mark): void {
     const k = `${mark.sender}.${mark.seq}`;
-    if (this.keys.has(k)) this.duplicates++;
+    if (this.liveKeys.has(k)) this.duplicates++;
+    this.liveKeys.add(k);
     this.keys.add(k);
   }
-  /** Marks received by catching up: overlap with live delivery is expected and merged by key. */
+  /**
+   * Marks received by catching up. Overlap with live delivery is expected either way round (a message committed
+   * before the catch-up read may be fanned out to the new socket after it) and merged by key, as the SDK does.
+   */
   caughtUp(mark: Mark): void {
     this.keys.add(`${mark.sender}.${mark.seq}`);
   }

@@ -30,17 +30,20 @@ function publicConfig(): Promise<PublicConfig> {
  * within a short while; if it failed, that connection asks again, as it would have.
  */
 const EARLY_TOKEN_MS = 30_000;
-let earlyToken: Promise<string> | undefined = sessionToken.get()
-  ? callFunction<string>('chat-getToken')
-  : undefined;
-earlyToken?.catch(() => undefined);
-if (earlyToken) setTimeout(() => (earlyToken = undefined), EARLY_TOKEN_MS);
+/** The early chat token and the session it was asked for with: another session (a new sign-in) never uses it. */
+let early: { session: string; token: Promise<string> } | undefined;
+const earlySession = sessionToken.get();
+if (earlySession) {
+  early = { session: earlySession, token: callFunction<string>('chat-getToken') };
+  early.token.catch(() => undefined);
+  setTimeout(() => (early = undefined), EARLY_TOKEN_MS);
+}
 
 function firstChatToken(): Promise<string> {
-  const early = earlyToken;
-  earlyToken = undefined;
-  return early
-    ? early.catch(() => callFunction<string>('chat-getToken'))
+  const taken = early;
+  early = undefined;
+  return taken && taken.session === sessionToken.get()
+    ? taken.token.catch(() => callFunction<string>('chat-getToken'))
     : callFunction<string>('chat-getToken');
 }
 

@@ -117,20 +117,7 @@ describe('message composer (fake timers)', () => {
   });
 
   it('cooldown counts down every second from the channel cooldown and the last own message', async () => {
-    const { channel, composer } = await composer_();
-    const data = channel.state.getSnapshot().channel!;
-    channel.handleEvent({
-      type: 'channel.updated',
-      cid: data.cid,
-      created_at: '',
-      channel: { ...data, cooldown: 3 },
-    });
-    channel.handleEvent({
-      type: 'capabilities.changed',
-      cid: data.cid,
-      created_at: '',
-      own_capabilities: [...data.own_capabilities.filter((c) => c !== 'skip-slow-mode'), 'slow-mode'],
-    });
+    const { composer } = await slowMode(3);
     composer.setText('one');
     await composer.send();
     expect(composer.state.getSnapshot().cooldownRemaining).toBe(3);
@@ -143,20 +130,7 @@ describe('message composer (fake timers)', () => {
   });
 
   it('counts down from the wait the server names when it refuses a send for slow mode (its count includes thread replies)', async () => {
-    const { channel, composer } = await composer_();
-    const data = channel.state.getSnapshot().channel!;
-    channel.handleEvent({
-      type: 'channel.updated',
-      cid: data.cid,
-      created_at: '',
-      channel: { ...data, cooldown: 30 },
-    });
-    channel.handleEvent({
-      type: 'capabilities.changed',
-      cid: data.cid,
-      created_at: '',
-      own_capabilities: [...data.own_capabilities.filter((c) => c !== 'skip-slow-mode'), 'slow-mode'],
-    });
+    const { composer } = await slowMode(30);
     // Nothing of amy's in the main list: the composer itself sees no reason to wait.
     expect(composer.state.getSnapshot().cooldownRemaining).toBe(0);
     server.failNext(/^POST \/channels\/messaging\/general\/message$/, {
@@ -174,5 +148,24 @@ describe('message composer (fake timers)', () => {
 
   async function composer_() {
     return composer();
+  }
+
+  /** A watched channel in slow mode (`seconds`) for amy, who does not skip it. */
+  async function slowMode(seconds: number) {
+    const { channel, composer } = await composer_();
+    const data = channel.state.getSnapshot().channel!;
+    channel.handleEvent({
+      type: 'channel.updated',
+      cid: data.cid,
+      created_at: '',
+      channel: { ...data, cooldown: seconds },
+    });
+    channel.handleEvent({
+      type: 'capabilities.changed',
+      cid: data.cid,
+      created_at: '',
+      own_capabilities: [...data.own_capabilities.filter((c) => c !== 'skip-slow-mode'), 'slow-mode'],
+    });
+    return { channel, composer };
   }
 });

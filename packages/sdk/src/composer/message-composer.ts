@@ -260,8 +260,10 @@ export class MessageComposer {
    */
   private serverCooldown(message: string): void {
     const cooldown = this.channel.state.getSnapshot().channel?.cooldown ?? 0;
-    const wait = Math.min(cooldownWaitOf(message) ?? cooldown, cooldown || Number.POSITIVE_INFINITY);
-    if (wait > 0 && Number.isFinite(wait)) this.countdown.start(wait);
+    const named = cooldownWaitOf(message);
+    // Never longer than the cooldown this client knows, when it knows one.
+    const wait = named === undefined ? cooldown : cooldown > 0 ? Math.min(named, cooldown) : named;
+    if (wait > 0) this.countdown.start(wait);
   }
 
   private updateSuggestions(text: string, cursor: number): void {

@@ -6,6 +6,13 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
 export interface JsonReply<T> {
   status: number;
   body: T;
+  /** The server's own time for the request, from its `Server-Timing: app;dur=…` header, when it sends one. */
+  serverMs?: number;
+}
+
+function serverTiming(header: string | string[] | undefined): number | undefined {
+  const dur = /(?:^|,)\s*app;dur=([\d.]+)/.exec(String(header ?? ''))?.[1];
+  return dur === undefined ? undefined : Number(dur);
 }
 
 export function httpJson<T = Record<string, unknown>>(
@@ -34,7 +41,12 @@ export function httpJson<T = Record<string, unknown>>(
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           try {
-            resolve({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : {}) as T });
+            const serverMs = serverTiming(res.headers['server-timing']);
+            resolve({
+              status: res.statusCode ?? 0,
+              body: (text ? JSON.parse(text) : {}) as T,
+              ...(serverMs !== undefined ? { serverMs } : {}),
+            });
           } catch (err) {
             reject(
               new Error(`${method} ${url}: ${res.statusCode} non-JSON answer: ${text.slice(0, 200)}`, {

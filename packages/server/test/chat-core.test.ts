@@ -38,6 +38,31 @@ describe('chat connection', () => {
     await socket.close();
   });
 
+  it('names its own time in a Server-Timing header, on answers and on refusals', async () => {
+    const serverTime = async (token?: string) => {
+      const url = new URL('/chat/channels', server.url);
+      url.searchParams.set('api_key', server.config.chatApiKey);
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'auth-type': 'jwt',
+          'content-type': 'application/json',
+          ...(token ? { authorization: token } : {}),
+        },
+        body: JSON.stringify({ filter_conditions: { members: { $in: ['maria'] } } }),
+      });
+      await res.text();
+      return { status: res.status, timing: res.headers.get('server-timing') ?? '' };
+    };
+    const ok = await serverTime(maria.token);
+    expect(ok.status).toBe(200);
+    expect(ok.timing).toMatch(/^app;dur=\d+\.\d\d$/);
+    expect(Number(ok.timing.split('=')[1])).toBeGreaterThan(0);
+    const refused = await serverTime('not-a-token');
+    expect(refused.status).toBe(401);
+    expect(refused.timing).toMatch(/^app;dur=\d+\.\d\d$/);
+  });
+
   it('refuses an expired token with code 40, a bad signature with 43, a bad api_key with 2', async () => {
     const expired = await new SignJWT({ user_id: 'maria' })
       .setProtectedHeader({ alg: 'HS256' })

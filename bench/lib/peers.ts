@@ -1,13 +1,16 @@
 import { execSync } from 'node:child_process';
 import { debVersion } from '../systems/xmpp.js';
 
+const PACKAGES = ['ejabberd', 'erlang-p1-pgsql', 'prosody', 'lua-dbi-postgresql'];
+
 /** Makes sure the peers are installed (apt-get, when allowed), with the system services stopped. */
 export function ensurePeers(
   install: boolean,
   log: (m: string) => void,
 ): { versions: Record<string, string>; notes: string[] } {
   const notes: string[] = [];
-  const missing = ['ejabberd', 'prosody'].filter((p) => !debVersion(p));
+  // The servers, and the PostgreSQL drivers their archives use (ejabberd's mod_mam and Prosody's mod_storage_sql).
+  const missing = PACKAGES.filter((p) => !debVersion(p));
   if (missing.length && install) {
     log(`installing ${missing.join(', ')} from Debian`);
     try {
@@ -34,6 +37,12 @@ export function ensurePeers(
     else
       notes.push(
         `${p} is not installed${install ? '' : ' (run `npm run bench` to install it)'}; its columns are empty.`,
+      );
+  }
+  for (const p of ['erlang-p1-pgsql', 'lua-dbi-postgresql']) {
+    if (!debVersion(p))
+      notes.push(
+        `${p} is not installed${install ? '' : ' (run `npm run bench` to install it)'}: the scenarios with a message archive (durable, history, reconnect) fail for the peer that needs it.`,
       );
   }
   return { versions, notes };

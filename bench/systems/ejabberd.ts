@@ -3,12 +3,19 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './caseroom.js';
 import { debVersion, launchXmppServer, type XmppDriver } from './xmpp.js';
+import {
+  createArchiveDatabase,
+  EJABBERD_PG_SCHEMA,
+  ejabberdSqlOptions,
+  type ArchiveDatabase,
+} from './xmpp-archive.js';
 
 /** ejabberd from Debian, configured and started by the bench in a temp dir (not the system service). */
 
-function config(port: number, spool: string, archive: boolean): string {
+function config(port: number, spool: string, archive: boolean, db?: ArchiveDatabase): string {
   return (
     `hosts: [localhost]
+${db ? ejabberdSqlOptions(db) : ''}
 loglevel: warning
 hide_sensitive_log_data: true
 listen:
@@ -56,8 +63,10 @@ modules:
       persistent: false
       logging: false
       presence_broadcast: [moderator]
-${archive ? '  mod_mam:\n    default: always\n    db_type: mnesia\n' : ''}`.replace(/\n\n/g, '\n') +
-    `# spool: ${spool}\n`
+${archive ? `  mod_mam:\n    default: always\n    db_type: ${db ? 'sql' : 'mnesia'}\n` : ''}`.replace(
+      /\n\n/g,
+      '\n',
+    ) + `# spool: ${spool}\n`
   );
 }
 
@@ -70,7 +79,9 @@ export async function startEjabberd(options: { archive: boolean }): Promise<Xmpp
   fs.mkdirSync(spool);
   fs.mkdirSync(logs);
   const port = await freePort();
-  fs.writeFileSync(path.join(dir, 'ejabberd.yml'), config(port, spool, options.archive));
+  // The archive (when on) in a fresh PostgreSQL database, dropped when the driver stops.
+  const db = options.archive ? await createArchiveDatabase(EJABBERD_PG_SCHEMA) : undefined;
+  fs.writeFileSync(path.join(dir, 'ejabberd.yml'), config(port, spool, options.archive, db));
   fs.writeFileSync(path.join(dir, 'ejabberdctl.cfg'), 'ERL_MAX_PORTS=65536\n');
   fs.chmodSync(dir, 0o755);
   // ejabberdctl insists on running the node as the `ejabberd` user; it is started as that user (see
@@ -80,7 +91,7 @@ export async function startEjabberd(options: { archive: boolean }): Promise<Xmpp
     fs.chownSync(p, owner.uid, owner.gid);
   }
   const node = `bench${port}@localhost`;
-  return launchXmppServer({
+  const driver = await launchXmppServer({
     name: 'ejabberd',
     version,
     command: [
@@ -100,7 +111,12 @@ export async function startEjabberd(options: { archive: boolean }): Promise<Xmpp
     logFile: path.join(logs, 'error.log'),
     timeoutMs: 90_000,
     user: { name: 'ejabberd', ...owner },
+  }).catch(async (err: unknown) => {
+    await db?.drop().catch(() => undefined);
+    throw err;
   });
+  driver.database = db;
+  return driver;
 }
 
 /** The numeric user and group ids of `user` from /etc/passwd (0 when unknown). */

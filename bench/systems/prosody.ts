@@ -3,10 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from './caseroom.js';
 import { debVersion, launchXmppServer, type XmppDriver } from './xmpp.js';
+import { createArchiveDatabase, prosodySqlOptions, type ArchiveDatabase } from './xmpp-archive.js';
 
 /** Prosody from Debian, configured and started by the bench in a temp dir (not the system service). */
 
-function config(dir: string, port: number, archive: boolean): string {
+function config(dir: string, port: number, archive: boolean, db?: ArchiveDatabase): string {
   return `-- Written by the Caseroom bench for one scenario.
 certificates = "${dir}"
 run_as_root = true
@@ -28,8 +29,7 @@ allow_registration = true
 min_seconds_between_registrations = 0
 registration_throttle_max = nil
 authentication = "internal_plain"
-storage = "internal"
-VirtualHost "localhost"
+${db ? prosodySqlOptions(db) : 'storage = "internal"\n'}VirtualHost "localhost"
 Component "conference.localhost" "muc"
   modules_enabled = { ${archive ? '"muc_mam"' : ''} }
   restrict_room_creation = false
@@ -52,8 +52,10 @@ export async function startProsody(options: { archive: boolean }): Promise<XmppD
   fs.mkdirSync(path.join(dir, 'data'));
   const port = await freePort();
   const cfg = path.join(dir, 'prosody.cfg.lua');
-  fs.writeFileSync(cfg, config(dir, port, options.archive));
-  return launchXmppServer({
+  // The archive (when on) in a fresh PostgreSQL database, dropped when the driver stops.
+  const db = options.archive ? await createArchiveDatabase() : undefined;
+  fs.writeFileSync(cfg, config(dir, port, options.archive, db));
+  const driver = await launchXmppServer({
     name: 'Prosody',
     version,
     command: ['prosody', '-F', '--config', cfg],
@@ -61,5 +63,10 @@ export async function startProsody(options: { archive: boolean }): Promise<XmppD
     port,
     logFile: 'prosody.log',
     timeoutMs: 60_000,
+  }).catch(async (err: unknown) => {
+    await db?.drop().catch(() => undefined);
+    throw err;
   });
+  driver.database = db;
+  return driver;
 }

@@ -13,6 +13,59 @@ import { loopbackSource } from '../lib/stats.js';
 const escapeXml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&apos;');
 
+/** One MAM page request: RSM `max`, and `before` ('' = the last page) or `after` an archive id. */
+export interface MamPage {
+  max: number;
+  before?: string;
+  after?: string;
+}
+
+export interface MamAnswer {
+  /** The forwarded messages, in the order they arrived: archive id and message body. */
+  messages: { id: string; body: string }[];
+  first: string | undefined;
+  last: string | undefined;
+  count: number | undefined;
+  complete: boolean;
+}
+
+const attr = (tag: string, name: string) =>
+  new RegExp(`\\s${name}=(?:'([^']*)'|"([^"]*)")`)
+    .exec(tag)
+    ?.slice(1, 3)
+    .find((v) => v !== undefined);
+const unescapeXml = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&apos;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+
+/** The results of query `queryId` in `text` (result messages, then the iq with the `<fin>`). */
+function parseMamAnswer(text: string, queryId: string): MamAnswer {
+  const messages: { id: string; body: string }[] = [];
+  const resultRe = /<result\b[^>]*>/g;
+  for (let m = resultRe.exec(text); m; m = resultRe.exec(text)) {
+    if (attr(m[0], 'queryid') !== queryId) continue;
+    const end = text.indexOf('</result>', m.index);
+    const inner = text.slice(m.index, end === -1 ? undefined : end);
+    const body = /<body[^>]*>([^<]*)<\/body>/.exec(inner)?.[1] ?? '';
+    messages.push({ id: attr(m[0], 'id') ?? '', body: unescapeXml(body) });
+  }
+  const iq = new RegExp(`<iq[^>]*id=['"]${queryId}['"][\\s\\S]*?</iq>`).exec(text)?.[0] ?? '';
+  const fin = /<fin\b[^>]*>/.exec(iq)?.[0] ?? '';
+  const tagText = (name: string) => new RegExp(`<${name}\\b[^>]*>([^<]*)</${name}>`).exec(iq)?.[1];
+  const count = tagText('count');
+  return {
+    messages,
+    first: tagText('first'),
+    last: tagText('last'),
+    count: count === undefined ? undefined : Number(count),
+    complete: attr(fin, 'complete') === 'true',
+  };
+}
+
 /** Resources handed out so far (each connection binds its own). */
 let resources = 0;
 
@@ -226,6 +279,44 @@ export class XmppConnection {
         `<message to='${room}@${this.target.mucDomain}' type='groupchat' id='m${mark.sender}-${mark.seq}'><body>${escapeXml(markText(mark))}</body></message>`,
       );
     });
+  }
+
+  private queries = 0;
+
+  /**
+   * Archive queries (XEP-0313 `urn:xmpp:mam:2` with XEP-0059 RSM paging) on a room this client is in, all sent at
+   * once (pipelined on the stream); resolves when every one has its `<fin>`. Each answer lists the forwarded
+   * messages in the order received (archive id and body) and the `<fin>`'s RSM `first`/`last`/`count` and
+   * `complete`.
+   */
+  async mamQuery(room: string, pages: MamPage[]): Promise<MamAnswer[]> {
+    const ids = pages.map(() => `mam${++this.queries}`);
+    const iqs = pages.map((p, i) => {
+      const rsm =
+        `<max>${p.max}</max>` +
+        (p.before !== undefined ? (p.before ? `<before>${p.before}</before>` : '<before/>') : '') +
+        (p.after !== undefined ? `<after>${p.after}</after>` : '');
+      const id = ids[i] as string;
+      return `<iq type='set' id='${id}' to='${room}@${this.target.mucDomain}'><query xmlns='urn:xmpp:mam:2' queryid='${id}'><set xmlns='http://jabber.org/protocol/rsm'>${rsm}</set></query></iq>`;
+    });
+    let text = '';
+    const last = ids.map((id) => new RegExp(`<iq[^>]*id=['"]${id}['"]`));
+    this.write(iqs.join(''));
+    await this.expect((b) => {
+      let end = 0;
+      for (const re of last) {
+        const m = re.exec(b);
+        if (!m) return -1;
+        if (/^<iq[^>]*type=['"]error['"]/.test(b.slice(m.index)))
+          throw new Error(`${this.user}: MAM query refused: ${b.slice(m.index, m.index + 400)}`);
+        const close = b.indexOf('</iq>', m.index);
+        if (close === -1) return -1;
+        end = Math.max(end, close + 5);
+      }
+      text = b.slice(0, end);
+      return end;
+    }, 60_000);
+    return ids.map((id) => parseMamAnswer(text, id));
   }
 
   close(): Promise<void> {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Driver, IdleClient, OnMark, RoomClient } from '../lib/driver.js';
-import { processTree } from '../lib/proc.js';
+import { pidsNamed, processTree } from '../lib/proc.js';
 import { sleep } from '../lib/stats.js';
 import { XmppConnection, type XmppTarget } from './xmpp-client.js';
 
@@ -102,8 +102,14 @@ export class XmppDriver implements Driver {
     return this.server.child.pid ? processTree(this.server.child.pid) : [];
   }
 
+  /**
+   * The PostgreSQL database holding the server's message archive (when the archive is on), dropped on stop; its
+   * CPU is read from every `postgres` process, as Caseroom's is.
+   */
+  database: { url: string; drop(): Promise<void> } | undefined;
+
   dbPids(): number[] {
-    return [];
+    return this.database ? pidsNamed('postgres') : [];
   }
 
   async createRoom(): Promise<void> {
@@ -129,6 +135,13 @@ export class XmppDriver implements Driver {
     return { close: () => c.close() };
   }
 
+  /** A client joined to `room` without history, for archive (MAM) queries on it. */
+  async joinForQueries(room: string, user: string, index: number): Promise<XmppConnection> {
+    const c = await this.login(user, index);
+    await joinOrDrop(c, () => c.joinRoom(room, () => undefined));
+    return c;
+  }
+
   /** A connection for the reconnect storm (joins with history since `since`). */
   async rejoin(
     room: string,
@@ -142,8 +155,12 @@ export class XmppDriver implements Driver {
     return c;
   }
 
-  stop(): Promise<void> {
-    return this.stopServer();
+  async stop(): Promise<void> {
+    try {
+      await this.stopServer();
+    } finally {
+      await this.database?.drop();
+    }
   }
 }
 

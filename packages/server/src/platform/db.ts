@@ -39,6 +39,93 @@ export function literal(value: string | number | boolean | null | readonly strin
   return `ARRAY[${value.map((v) => pg.escapeLiteral(v)).join(', ')}]::text[]`;
 }
 
+/** A value {@link literal} writes, or an SQL expression written as it is (a value no literal expresses). */
+export type LiteralValue = Parameters<typeof literal>[0] | { readonly sql: string };
+
+/** A statement named for PostgreSQL's `PREPARE` (see {@link prepared}). */
+interface PreparedStatement {
+  name: string;
+  types: readonly string[];
+  text: () => string;
+}
+
+/** Every prepared statement, by name. */
+const preparedStatements = new Map<string, PreparedStatement>();
+
+/** Prefix of the names of {@link prepared} statements; how a simple query is seen to execute one. */
+const PREPARED_PREFIX = 'caseroom_';
+
+/**
+ * A statement PostgreSQL parses and plans once per connection (SQL `PREPARE`) instead of on every run. The answer
+ * writes `EXECUTE name(values)` with the values as literals: a simple-protocol statement that still shares one
+ * round trip with the `BEGIN` or the `COMMIT` (see {@link Tx}), which parameters could not. Before a simple query
+ * that executes statements its connection has not prepared yet, one round trip prepares them.
+ * `text` (parameters `$1`..., of `types`) is built on the first `PREPARE`. Plans are the planner's choice
+ * (`plan_cache_mode`): a transaction that wants the cached plan says `SET LOCAL plan_cache_mode =
+ * force_generic_plan`.
+ */
+export function prepared(
+  name: string,
+  types: readonly string[],
+  text: () => string,
+): (values: readonly LiteralValue[]) => string {
+  const full = PREPARED_PREFIX + name;
+  if (preparedStatements.has(full)) throw new Error(`prepared statement ${full} is defined twice`);
+  preparedStatements.set(full, { name: full, types, text });
+  return (values) => {
+    if (values.length !== types.length) throw new Error(`${full} takes ${types.length} values`);
+    const args = values.map((v) => (v !== null && typeof v === 'object' && 'sql' in v ? v.sql : literal(v)));
+    return `EXECUTE ${full}(${args.join(', ')})`;
+  };
+}
+
+/** The statements prepared on each connection (PGlite: one session shared by its clients). */
+const preparedOn = new WeakMap<object, Set<string>>();
+
+function sessionOf(client: PoolClientLike): object {
+  return client.session ?? client;
+}
+
+/** The prepared statements a simple query executes (found by name; a name inside a literal does no harm). */
+function executedIn(text: string): PreparedStatement[] {
+  const found: PreparedStatement[] = [];
+  const marker = `EXECUTE ${PREPARED_PREFIX}`;
+  for (let at = text.indexOf(marker); at !== -1; at = text.indexOf(marker, at + marker.length)) {
+    const start = at + 'EXECUTE '.length;
+    const statement = preparedStatements.get(text.slice(start, text.indexOf('(', start)));
+    if (statement && !found.includes(statement)) found.push(statement);
+  }
+  return found;
+}
+
+/** Prepares on `client`'s connection the statements that `text` (a simple query) executes and it lacks. */
+async function prepareFor(client: PoolClientLike, text: string): Promise<void> {
+  if (!text.includes(`EXECUTE ${PREPARED_PREFIX}`)) return;
+  const session = sessionOf(client);
+  const done = preparedOn.get(session) ?? new Set<string>();
+  const missing = executedIn(text).filter((p) => !done.has(p.name));
+  if (missing.length === 0) return;
+  await client.query(
+    missing.map((p) => `PREPARE ${p.name}(${p.types.join(', ')}) AS ${p.text()}`).join(';\n'),
+  );
+  preparedOn.set(session, done);
+  for (const p of missing) done.add(p.name);
+}
+
+/**
+ * After a failed statement: when the connection's prepared statements are gone (`DISCARD`) or stale (a migration
+ * changed a table a statement reads with `*`), deallocate and forget them, so that the next use prepares them anew.
+ */
+async function checkPrepared(client: PoolClientLike, err: unknown): Promise<void> {
+  const code = (err as { code?: unknown }).code;
+  if (code !== '26000' && code !== '0A000') return;
+  const session = sessionOf(client);
+  const done = preparedOn.get(session);
+  if (!done?.size) return;
+  preparedOn.delete(session);
+  for (const name of done) await client.query(`DEALLOCATE ${name}`).catch(() => undefined);
+}
+
 /** A client checked out of a {@link PoolLike}; `release` returns it. The shape `pg.PoolClient` has. */
 export interface PoolClientLike {
   query(
@@ -46,6 +133,8 @@ export interface PoolClientLike {
     params?: readonly unknown[],
   ): Promise<{ rows: unknown[]; rowCount: number | null; command?: string }>;
   release(): void;
+  /** The database session, when several client objects share one (PGlite); else the client is the session. */
+  readonly session?: object;
 }
 
 /** The subset of `pg.Pool` that Kysely's PostgresDialect needs, implemented for both back ends. */
@@ -82,6 +171,12 @@ function lastResult(r: unknown): RawResult {
   return results(r).at(-1) ?? { rows: [], rowCount: 0 };
 }
 
+/** Runs a query on `client`, first preparing what a simple query executes. */
+async function run(client: PoolClientLike, text: string, params?: readonly unknown[]): Promise<unknown> {
+  if (!params?.length) await prepareFor(client, text);
+  return client.query(text, params);
+}
+
 async function inTransaction<T>(client: PoolClientLike, fn: (q: Tx) => Promise<T>): Promise<T> {
   // One connection runs one statement at a time: statements issued together (Promise.all) take turns here
   // rather than relying on the driver's deprecated implicit queue.
@@ -104,7 +199,7 @@ async function inTransaction<T>(client: PoolClientLike, fn: (q: Tx) => Promise<T
     const skip = all.length - statements.length - 1;
     tail = [];
     begun = true;
-    const r = results(await client.query(all.join(';\n')));
+    const r = results(await run(client, all.join(';\n')));
     committed = true;
     return r.slice(skip, skip + statements.length);
   };
@@ -112,14 +207,14 @@ async function inTransaction<T>(client: PoolClientLike, fn: (q: Tx) => Promise<T
     query: <R>(text: string, params?: readonly unknown[]) =>
       next(async () => {
         let r;
-        if (begun) r = lastResult(await client.query(text, params));
+        if (begun) r = lastResult(await run(client, text, params));
         else if (params?.length) {
           begun = true;
           await client.query('BEGIN');
           r = lastResult(await client.query(text, params));
         } else {
           begun = true;
-          r = lastResult(await client.query(`BEGIN;\n${text}`));
+          r = lastResult(await run(client, `BEGIN;\n${text}`));
         }
         return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
       }),
@@ -141,6 +236,7 @@ async function inTransaction<T>(client: PoolClientLike, fn: (q: Tx) => Promise<T
     return result;
   } catch (err) {
     if (begun && !committed) await client.query('ROLLBACK').catch(() => undefined);
+    await checkPrepared(client, err);
     throw err;
   }
 }
@@ -152,8 +248,11 @@ function fromPool(pool: PoolLike, kind: Db['kind'], close: () => Promise<void>):
     async query<R>(text: string, params?: readonly unknown[]) {
       const client = await pool.connect();
       try {
-        const r = lastResult(await client.query(text, params));
+        const r = lastResult(await run(client, text, params));
         return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+      } catch (err) {
+        await checkPrepared(client, err);
+        throw err;
       } finally {
         client.release();
       }
@@ -190,6 +289,7 @@ function pgliteSerialPool(lite: PGlite): PoolLike {
       const ready = tail.then(() => undefined);
       tail = tail.then(() => turn);
       return ready.then(() => ({
+        session: lite,
         async query(text: string, params?: readonly unknown[]) {
           // Like pg: a statement that returns rows counts them, others count what they changed.
           const one = (r: { rows: unknown[]; fields: unknown[]; affectedRows?: number }) => ({

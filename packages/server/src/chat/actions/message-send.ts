@@ -7,7 +7,7 @@ import {
   type Message,
   type NewMessage,
 } from '@caseroom/protocol';
-import { literal, type Queryable, type Tx } from '../../platform/db.js';
+import { prepared, type Queryable, type Tx } from '../../platform/db.js';
 import type { Actor, ChatContext } from '../context.js';
 import { ChatError, inputError, notFound } from '../errors.js';
 import { maxMessageLength } from '../policy/channel-types.js';
@@ -153,6 +153,53 @@ export function asJsonb(value: unknown): unknown {
 }
 
 /**
+ * The write of {@link sendPlainMessage}, planned once per connection: the message, the channel's order and counter,
+ * hidden members back, the sender's read state (`$12`: the sender reads the channel) and the events (`$14`, rows
+ * of `chat_events`). A repeated id writes nothing: every part waits on the insert.
+ */
+const insertPlainMessage = prepared(
+  'insert_plain_message',
+  [
+    'text',
+    'text',
+    'text',
+    'text',
+    'text',
+    'text[]',
+    'jsonb',
+    'jsonb',
+    'boolean',
+    'text',
+    'int',
+    'boolean',
+    'int',
+    'chat_events[]',
+  ],
+  () => `WITH ins AS (
+       INSERT INTO chat_messages (id, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
+                                  mentioned_users, attachments, custom, silent, poll_id)
+       VALUES ($1, $2, $3, $4, $5, NULL, false, NULL, $6, $7, $8, $9, $10)
+       ON CONFLICT (id) DO NOTHING RETURNING id, seq, created_at),
+     channel AS (
+       UPDATE chat_channels ch SET last_message_at = ins.created_at, updated_at = ins.created_at,
+              unread_seq = ch.unread_seq + $11
+         FROM ins WHERE ch.cid = $2),
+     unhide AS (
+       UPDATE chat_members m SET hidden = false
+        WHERE m.cid = $2 AND m.hidden AND (NOT $12 OR m.user_id <> $3) AND EXISTS (SELECT 1 FROM ins)),
+     own_read AS (
+       UPDATE chat_members m SET last_read = ins.created_at, last_read_message_id = ins.id, unread_base = 0,
+              unread_seq = $13, hidden = false
+         FROM ins WHERE m.cid = $2 AND m.user_id = $3 AND $12),
+     events AS (
+       INSERT INTO chat_events (cid, user_id, type, payload, created_at)
+       SELECT e.cid, e.user_id, e.type, e.payload, e.created_at
+         FROM unnest($14) WITH ORDINALITY AS e(seq, cid, user_id, type, payload, created_at, n)
+        WHERE EXISTS (SELECT 1 FROM ins) ORDER BY e.n)
+     SELECT seq FROM ins`,
+);
+
+/**
  * A message in the main list that neither replies nor quotes, written in the transaction's last round trip: the
  * row is known before it is written (the audience, the users and the transaction's `now()` were read with the
  * lock), so the message is presented and its events staged first, and one statement writes the message, the
@@ -203,33 +250,25 @@ async function sendPlainMessage(
   };
   const message = presentMessage(row, newMessageLookups(row, access.users));
   stageNewMessage(out, channel, audience, f.userId, row, message, true);
-  const events = out.takeRecords();
-  const [c, u] = [literal(cid), literal(f.userId)];
+  // The records as `chat_events` rows (`seq` left to its default), in the order they were staged.
+  const events = out.takeRecords().map((r) => `ROW(NULL, ${r.slice(1)}::chat_events`);
   const inserted = await q.commit<{ seq: number }>(
-    `WITH ins AS (
-       INSERT INTO chat_messages (id, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
-                                  mentioned_users, attachments, custom, silent, poll_id)
-       VALUES (${literal(f.id)}, ${c}, ${u}, ${literal(f.type)}, ${literal(f.text)}, NULL, false, NULL,
-               ${literal(mentioned)}, ${literal(attachments)}::jsonb, ${literal(custom)}::jsonb,
-               ${literal(row.silent)}, ${literal(row.poll_id)})
-       ON CONFLICT (id) DO NOTHING RETURNING id, seq, created_at),
-     channel AS (
-       UPDATE chat_channels ch SET last_message_at = ins.created_at, updated_at = ins.created_at,
-              unread_seq = ch.unread_seq + ${literal(f.counts)}
-         FROM ins WHERE ch.cid = ${c}),
-     unhide AS (
-       UPDATE chat_members m SET hidden = false
-        WHERE m.cid = ${c} AND m.hidden AND ${readsOwn ? `m.user_id <> ${u}` : 'true'}
-          AND EXISTS (SELECT 1 FROM ins)),
-     own_read AS (
-       UPDATE chat_members m SET last_read = ins.created_at, last_read_message_id = ins.id, unread_base = 0,
-              unread_seq = ${literal(channel.unread_seq + f.counts)}, hidden = false
-         FROM ins WHERE m.cid = ${c} AND m.user_id = ${u} AND ${literal(readsOwn)}),
-     events AS (
-       INSERT INTO chat_events (cid, user_id, type, payload, created_at)
-       SELECT * FROM (VALUES ${events.join(', ')}) AS e(cid, user_id, type, payload, created_at)
-        WHERE EXISTS (SELECT 1 FROM ins))
-     SELECT seq FROM ins`,
+    insertPlainMessage([
+      f.id,
+      cid,
+      f.userId,
+      f.type,
+      f.text,
+      mentioned,
+      attachments,
+      custom,
+      row.silent,
+      row.poll_id,
+      f.counts,
+      readsOwn,
+      channel.unread_seq + f.counts,
+      { sql: `ARRAY[${events.join(', ')}]::chat_events[]` },
+    ]),
   );
   const written = inserted.rows[0];
   if (!written) throw duplicateId(f.id);

@@ -1,4 +1,4 @@
-import { literal, type Queryable } from '../../platform/db.js';
+import { prepared, type Queryable } from '../../platform/db.js';
 import { onlineSql } from '../realtime/presence.js';
 import type { ChannelRow, MemberRow, PermissionRow, UserRow } from './rows.js';
 
@@ -65,6 +65,27 @@ export interface LockedChannel {
   now: Date;
 }
 
+/** The two statements of {@link lockChannelFor}, planned once per connection. */
+const lockChannelRow = prepared(
+  'lock_channel',
+  ['text'],
+  () => 'SELECT 1 FROM chat_channels WHERE cid = $1 FOR UPDATE',
+);
+const readLockedChannel = prepared(
+  'read_locked_channel',
+  ['text', 'text', 'text[]'],
+  () => `SELECT ${CHANNEL_COLUMNS},
+       (SELECT to_jsonb(m) || jsonb_build_object('unread_count', ${unreadSql('m')}::int)
+          FROM chat_members m WHERE m.cid = c.cid AND m.user_id = $2) AS lock_member,
+       (SELECT coalesce(jsonb_agg(to_jsonb(p) ORDER BY p.priority DESC, p.id), '[]'::jsonb)
+          FROM chat_permissions p WHERE p.channel_type IS NULL OR p.channel_type = c.type) AS lock_rules,
+       (SELECT coalesce(jsonb_agg(to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')})), '[]'::jsonb)
+          FROM chat_users u WHERE u.id = ANY($3)) AS lock_users,
+       ARRAY(SELECT a.user_id FROM chat_members a WHERE a.cid = c.cid AND ${readerSql('a')}) AS lock_audience,
+       now() AS lock_now
+       FROM chat_channels c WHERE c.cid = $1`,
+);
+
 /**
  * {@link lockChannel} plus, in the same round trip, the acting user's member row, the permission rules of the
  * channel's type, the users `userIds` (the writer and whoever the written message shows), the channel's audience
@@ -76,8 +97,10 @@ export async function lockChannelFor(
   memberId: string | null,
   userIds: string[],
 ): Promise<LockedChannel> {
-  // Values inlined (no parameters): as a transaction's first statement it goes in one round trip with the BEGIN.
-  // Two statements: the lock, then the reads, whose snapshot is taken once the lock is held (READ COMMITTED).
+  // No parameters: as a transaction's first statement it goes in one round trip with the BEGIN. Two prepared
+  // statements (parsed and planned once per connection; generic plans for the rest of the transaction: the
+  // planner would otherwise plan the read anew each time): the lock, then the reads, whose snapshot is taken
+  // once the lock is held (READ COMMITTED).
   const { rows } = await q.query<
     ChannelRow & {
       lock_member: MemberRow | null;
@@ -87,17 +110,9 @@ export async function lockChannelFor(
       lock_now: Date;
     }
   >(
-    `SELECT 1 FROM chat_channels WHERE cid = ${literal(cid)} FOR UPDATE;
-     SELECT ${CHANNEL_COLUMNS},
-       (SELECT to_jsonb(m) || jsonb_build_object('unread_count', ${unreadSql('m')}::int)
-          FROM chat_members m WHERE m.cid = c.cid AND m.user_id = ${literal(memberId)}) AS lock_member,
-       (SELECT coalesce(jsonb_agg(to_jsonb(p) ORDER BY p.priority DESC, p.id), '[]'::jsonb)
-          FROM chat_permissions p WHERE p.channel_type IS NULL OR p.channel_type = c.type) AS lock_rules,
-       (SELECT coalesce(jsonb_agg(to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')})), '[]'::jsonb)
-          FROM chat_users u WHERE u.id = ANY(${literal([...new Set(userIds)])})) AS lock_users,
-       ARRAY(SELECT a.user_id FROM chat_members a WHERE a.cid = c.cid AND ${readerSql('a')}) AS lock_audience,
-       now() AS lock_now
-       FROM chat_channels c WHERE c.cid = ${literal(cid)}`,
+    `SET LOCAL plan_cache_mode = force_generic_plan;
+     ${lockChannelRow([cid])};
+     ${readLockedChannel([cid, memberId, [...new Set(userIds)]])}`,
   );
   const row = rows[0];
   if (!row)

@@ -38,19 +38,24 @@ export function distinctId(members: string[]): { id: string; hash: string } {
   return { id: `!members-${hash.slice(0, 40)}`, hash };
 }
 
-/**
- * Finds the channel, or creates it with its members when missing. Returns whether it was created.
- * A user creating a channel becomes its owner and a member. Members must be known chat users.
- */
-export async function doGetOrCreateChannel(
-  q: Queryable,
-  out: Outbox,
+/** The channel a get-or-create names, checked as on create (the checks apply to an existing channel too). */
+export interface ChannelRef {
+  cid: string;
+  id: string;
+  /** The members to create it with: the creating user first, then the listed ones. */
+  members: string[];
+  memberHash: string | null;
+  creatorId: string | undefined;
+}
+
+/** Checks a get-or-create's type, id and data and names its channel (by member list when `id` is undefined). */
+export function channelRefOf(
   actor: Actor,
   type: string,
   id: string | undefined,
   data: ChannelData,
   protectedFields: ReadonlySet<string>,
-): Promise<{ channel: ChannelRow; created: boolean }> {
+): ChannelRef {
   checkChannelRef(type, id);
   const creatorId = actor.kind === 'user' ? actor.userId : undefined;
   checkProtectedFields(actor, Object.keys(data), protectedFields);
@@ -63,7 +68,29 @@ export async function doGetOrCreateChannel(
     if (listed.length === 0) throw inputError('Channel ID or channel members array have to be provided');
     ({ id, hash: memberHash } = distinctId(members));
   }
-  const cid = `${type}:${id}`;
+  return { cid: `${type}:${id}`, id, members, memberHash, creatorId };
+}
+
+/**
+ * Finds the channel, or creates it with its members when missing. Returns whether it was created.
+ * A user creating a channel becomes its owner and a member. Members must be known chat users.
+ */
+export async function doGetOrCreateChannel(
+  q: Queryable,
+  out: Outbox,
+  actor: Actor,
+  type: string,
+  givenId: string | undefined,
+  data: ChannelData,
+  protectedFields: ReadonlySet<string>,
+): Promise<{ channel: ChannelRow; created: boolean }> {
+  const { cid, id, members, memberHash, creatorId } = channelRefOf(
+    actor,
+    type,
+    givenId,
+    data,
+    protectedFields,
+  );
   const existing = await getChannel(q, cid);
   if (existing) return { channel: existing, created: false };
   await requireChannelType(q, type);

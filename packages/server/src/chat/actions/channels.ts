@@ -5,14 +5,15 @@ import {
   type QueryChannelsRequest,
 } from '@caseroom/protocol';
 import type { ChatContext, Actor } from '../context.js';
-import { inputError } from '../errors.js';
+import { inputError, notAllowed } from '../errors.js';
+import { canReadChannel } from '../policy/capabilities.js';
 import { accessTo } from '../policy/channel-access.js';
 import { write } from '../realtime/outbox.js';
-import { CHANNEL_COLUMNS } from '../store/channels.js';
+import { CHANNEL_COLUMNS, getChannel, getChannelWithViewer } from '../store/channels.js';
 import { CHANNEL_SORT, ChannelFilter } from '../store/channel-filter.js';
 import type { ChannelRow } from '../store/rows.js';
 import { channelStates } from '../views/channel-state.js';
-import { doGetOrCreateChannel } from './channel-create.js';
+import { channelRefOf, doGetOrCreateChannel } from './channel-create.js';
 
 /**
  * `POST /chat/channels/{type}/{id}/query` (and `/chat/channels/{type}/query` by member list): creates the
@@ -25,19 +26,17 @@ export async function queryChannel(
   id: string | undefined,
   req: QueryChannelRequest,
 ): Promise<ChannelState> {
-  const channel = await write(ctx, async (q, out) => {
-    const { channel } = await doGetOrCreateChannel(
-      q,
-      out,
-      actor,
-      type,
-      id,
-      req.data ?? {},
-      ctx.protectedChannelFields,
-    );
-    await accessTo(q, actor, channel);
-    return channel;
-  });
+  const data = req.data ?? {};
+  const { cid } = channelRefOf(actor, type, id, data, ctx.protectedChannelFields);
+  // An existing channel (nearly every query: a watch, a reconnect) is read and checked in one statement, with no
+  // transaction; only a missing one is created, in a transaction that checks everything again.
+  const channel =
+    (await readableChannel(ctx, actor, cid)) ??
+    (await write(ctx, async (q, out) => {
+      const created = await doGetOrCreateChannel(q, out, actor, type, id, data, ctx.protectedChannelFields);
+      await accessTo(q, actor, created.channel);
+      return created.channel;
+    }));
   if (req.watch && actor.kind === 'user' && actor.connectionId) {
     await ctx.realtime.setWatching(actor.connectionId, channel.cid, true);
   }
@@ -51,6 +50,24 @@ export async function queryChannel(
   });
   if (!state) throw inputError(`channel ${channel.cid} could not be read`);
   return state;
+}
+
+/**
+ * The channel `cid` if it exists, once the actor may read it: the checks of `policy/channel-access` `accessTo` (an
+ * active user who is a reader of the channel, same refusals) on the channel, member and user rows read together.
+ */
+async function readableChannel(ctx: ChatContext, actor: Actor, cid: string): Promise<ChannelRow | undefined> {
+  if (actor.kind === 'server') return getChannel(ctx.db, cid);
+  const found = await getChannelWithViewer(ctx.db, cid, actor.userId);
+  if (!found) return undefined;
+  const { user, member } = found;
+  if (user?.deactivated_at || user?.deleted_at) {
+    throw notAllowed(`User "${actor.userId}" is ${user.deleted_at ? 'deleted' : 'deactivated'}`);
+  }
+  if (!canReadChannel({ member })) {
+    throw notAllowed(`User "${actor.userId}" is not allowed to read channel "${cid}"`);
+  }
+  return found.channel;
 }
 
 /** Channel rows matching a filter; a user only ever sees channels they are a member of. */

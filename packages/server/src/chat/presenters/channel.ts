@@ -1,4 +1,4 @@
-import type { Channel, ChannelMember, ReadState } from '@caseroom/protocol';
+import type { Channel, ChannelMember, ChatUser, ReadState } from '@caseroom/protocol';
 import { ownCapabilities, type ChannelViewer } from '../policy/capabilities.js';
 import { presentConfig } from '../policy/channel-types.js';
 import type { MemberWithUser } from '../store/channels.js';
@@ -76,9 +76,13 @@ export function isMuted(member: MemberRow): boolean {
 }
 
 export function presentMember(row: MemberRow, user?: UserRow): ChannelMember {
+  return memberWith(row, user ? presentUser(user) : undefined);
+}
+
+function memberWith(row: MemberRow, user: ChatUser | undefined): ChannelMember {
   return {
     user_id: row.user_id,
-    ...(user ? { user: presentUser(user) } : {}),
+    ...(user ? { user } : {}),
     channel_role: row.channel_role,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
@@ -92,14 +96,29 @@ export function presentMember(row: MemberRow, user?: UserRow): ChannelMember {
   };
 }
 
+/**
+ * A channel state lists each member twice (in `members` and in `read`) with the same user: presented once per row
+ * read, and the one object answered in both places.
+ */
+const presentedUsers = new WeakMap<UserRow, ChatUser>();
+
+function memberUser(row: MemberWithUser): ChatUser {
+  let user = presentedUsers.get(row.user);
+  if (!user) {
+    user = presentUser(row.user);
+    presentedUsers.set(row.user, user);
+  }
+  return user;
+}
+
 export function presentMemberWithUser(row: MemberWithUser): ChannelMember {
-  return presentMember(row, row.user);
+  return memberWith(row, memberUser(row));
 }
 
 /** The read state of one member (chat-spec §3 Channel state `read`). */
 export function presentRead(row: MemberWithUser): ReadState {
   return {
-    user: presentUser(row.user),
+    user: memberUser(row),
     last_read: iso(row.last_read),
     ...(row.last_read_message_id ? { last_read_message_id: row.last_read_message_id } : {}),
     unread_messages: row.unread_count,

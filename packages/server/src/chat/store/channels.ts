@@ -16,6 +16,33 @@ export async function getChannel(q: Queryable, cid: string): Promise<ChannelRow 
   return rows[0];
 }
 
+/** {@link getChannel} plus, in the same round trip, one user's member row and user row (with `online`). */
+export async function getChannelWithViewer(
+  q: Queryable,
+  cid: string,
+  userId: string,
+): Promise<{ channel: ChannelRow; member: MemberRow | undefined; user: UserRow | undefined } | undefined> {
+  const { rows } = await q.query<
+    ChannelRow & { viewer_member: MemberRow | null; viewer_user: UserRow | null }
+  >(
+    `SELECT ${CHANNEL_COLUMNS},
+       (SELECT to_jsonb(m) || jsonb_build_object('unread_count', ${unreadSql('m')}::int)
+          FROM chat_members m WHERE m.cid = c.cid AND m.user_id = $2) AS viewer_member,
+       (SELECT to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')})
+          FROM chat_users u WHERE u.id = $2) AS viewer_user
+       FROM chat_channels c WHERE c.cid = $1 AND c.deleted_at IS NULL`,
+    [cid, userId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const { viewer_member, viewer_user, ...channel } = row;
+  return {
+    channel,
+    member: viewer_member ? withDates(viewer_member, MEMBER_DATES) : undefined,
+    user: viewer_user ? withDates(viewer_user, USER_DATES) : undefined,
+  };
+}
+
 /** Locks the channel row for the rest of the transaction (serialises writes that change its state). */
 export async function lockChannel(q: Queryable, cid: string): Promise<ChannelRow | undefined> {
   // Locks and reads in one round trip; a deleted channel stays locked but reads as missing, as getChannel does.

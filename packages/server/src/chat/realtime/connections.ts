@@ -22,6 +22,9 @@ export interface Connection {
   anonymous: boolean;
 }
 
+/** The answer of {@link ConnectionRegistry.ofUser} for a user without connections here (fan-out asks per member). */
+const NONE: ReadonlySet<Connection> = new Set();
+
 /** This node's open connections, by connection id and by user id. */
 export class ConnectionRegistry {
   private readonly byId = new Map<string, Connection>();
@@ -50,7 +53,7 @@ export class ConnectionRegistry {
   }
 
   ofUser(userId: string): ReadonlySet<Connection> {
-    return this.byUser.get(userId) ?? new Set();
+    return this.byUser.get(userId) ?? NONE;
   }
 
   all(): IterableIterator<Connection> {

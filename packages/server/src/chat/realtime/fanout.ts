@@ -166,14 +166,14 @@ export class Realtime {
     }
     const { users, event, watch, presence } = envelope.delivery;
     const cid = typeof event.cid === 'string' ? event.cid : undefined;
+    // The audience's rules are the same for every member: decided once here, checked per connection below.
+    const byWatch = watch !== undefined && cid !== undefined && cid !== '';
+    const mustWatch = watch === 'watching';
     // Framed once per node, written to many sockets.
     let frame: PreparedFrame | undefined;
     for (const userId of new Set(users)) {
       for (const conn of this.connections.ofUser(userId)) {
-        if (watch && cid) {
-          const watching = conn.watching.has(cid);
-          if ((watch === 'watching') !== watching) continue;
-        }
+        if (byWatch && conn.watching.has(cid) !== mustWatch) continue;
         if (presence && !conn.presence) continue;
         frame ??= new PreparedFrame(eventJson(event));
         if (!conn.sink.open) continue;

@@ -32,10 +32,23 @@ export class PreparedFrame {
   }
 }
 
+/** TCP streams corked by {@link sendPrepared} in this event-loop turn; uncorked together once it ends. */
+const corked = new Set<Duplex>();
+
+function uncorkAll(): void {
+  for (const raw of corked) raw.uncork();
+  corked.clear();
+}
+
 /**
  * Writes a prepared frame straight to the socket's TCP stream. Only when no extension was negotiated (the server
- * runs without permessage-deflate, so frames are never compressed or queued inside `ws` and order is kept);
- * otherwise it falls back to `socket.send`.
+ * runs without permessage-deflate, so frames are never compressed or queued inside `ws`); otherwise it falls back
+ * to `socket.send`.
+ *
+ * The stream is corked until the end of the event-loop turn (`setImmediate`, after the I/O callbacks of the turn),
+ * so every frame a socket gets in one turn — under load, several events fanned out back to back — leaves in one
+ * system call, and the client reads them in one. Order is kept: `ws`'s own frames (`socket.send`, pings, close)
+ * go through the same corked stream in the order they are written.
  */
 export function sendPrepared(socket: WebSocket, frame: PreparedFrame): void {
   if (socket.readyState !== socket.OPEN) return;
@@ -43,6 +56,11 @@ export function sendPrepared(socket: WebSocket, frame: PreparedFrame): void {
   if (socket.extensions !== '' || !raw?.writable) {
     socket.send(frame.json);
     return;
+  }
+  if (!corked.has(raw)) {
+    if (corked.size === 0) setImmediate(uncorkAll);
+    corked.add(raw);
+    raw.cork();
   }
   raw.write(frame.wsFrame);
 }

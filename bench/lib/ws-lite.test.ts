@@ -38,6 +38,22 @@ describe('LiteSocket', () => {
     expect(socket.isClosed).toBe(true);
   });
 
+  it('keeps frames whole across reads while other sockets read into the same buffer', async () => {
+    const a = await connect();
+    const b = await connect();
+    const big = 'z'.repeat(600_000);
+    const texts = ['before', big, 'after'];
+    for (const t of texts) {
+      a.peer.send(t);
+      b.peer.send(`b:${t.length}`);
+    }
+    await a.until(texts.length);
+    await b.until(texts.length);
+    expect(a.got).toEqual(texts);
+    expect(b.got).toEqual(texts.map((t) => `b:${t.length}`));
+    await Promise.all([a.socket.close(), b.socket.close()]);
+  });
+
   it('answers pings with pongs carrying the same data', async () => {
     const { socket, peer } = await connect();
     const pong = new Promise<string>((resolve) => peer.once('pong', (d) => resolve(d.toString())));

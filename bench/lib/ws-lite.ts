@@ -27,6 +27,9 @@ function clientFrame(opcode: number, payload: Buffer): Buffer {
   return out;
 }
 
+/** Where every socket's reads land (one at a time: each read is walked before the next one). */
+const READ_BUFFER = Buffer.allocUnsafe(256 * 1024);
+
 export interface LiteSocketOptions {
   /** `ws://host:port/path?query` */
   url: string;
@@ -60,39 +63,50 @@ export class LiteSocket {
     const url = new URL(o.url);
     const key = crypto.randomBytes(16).toString('base64');
     return new Promise((resolve, reject) => {
-      const socket = net.connect({
-        host: url.hostname,
-        port: Number(url.port),
-        ...(o.localAddress ? { localAddress: o.localAddress } : {}),
-      });
-      socket.setNoDelay(true);
+      let lite: LiteSocket | undefined;
       let head = Buffer.alloc(0);
       const fail = (err: Error) => {
         socket.destroy();
         reject(err);
       };
-      const onData = (chunk: Buffer) => {
+      /** Bytes before the upgrade completed: the HTTP answer, perhaps followed by the first frames. */
+      const upgrade = (chunk: Buffer) => {
         head = Buffer.concat([head, chunk]);
         const end = head.indexOf('\r\n\r\n');
         if (end === -1) {
           if (head.length > 16_384) fail(new Error('upgrade answer too long'));
           return;
         }
-        socket.off('data', onData);
         socket.off('error', fail);
         const status = head.toString('latin1', 0, head.indexOf('\r\n'));
         if (!/^HTTP\/1\.1 101 /.test(status)) {
           fail(new Error(`upgrade refused: ${status}`));
           return;
         }
-        const lite = new LiteSocket(socket, o.onMessage, o.onClose);
-        socket.on('data', (c: Buffer) => lite.receive(c));
+        const opened = new LiteSocket(socket, o.onMessage, o.onClose);
+        lite = opened;
         socket.on('error', () => socket.destroy());
-        resolve(lite);
+        resolve(opened);
         const rest = head.subarray(end + 4);
-        if (rest.length > 0) lite.receive(rest);
+        if (rest.length > 0) opened.receive(rest);
       };
-      socket.on('data', onData);
+      const socket = net.connect({
+        host: url.hostname,
+        port: Number(url.port),
+        ...(o.localAddress ? { localAddress: o.localAddress } : {}),
+        // Reads land in one shared buffer and are walked at once: no stream, no 'data' event, no chunk allocated
+        // per read (the generator reads once per socket per burst of frames).
+        onread: {
+          buffer: READ_BUFFER,
+          callback(bytes: number, buf: Uint8Array) {
+            const chunk = Buffer.from(buf.buffer, buf.byteOffset, bytes);
+            if (lite) lite.receive(chunk);
+            else upgrade(chunk);
+            return true;
+          },
+        },
+      });
+      socket.setNoDelay(true);
       socket.once('error', fail);
       socket.once('connect', () =>
         socket.write(
@@ -107,7 +121,10 @@ export class LiteSocket {
     return this.closed;
   }
 
-  /** Walks the complete frames of the stream; a partial frame waits for the next chunk. */
+  /**
+   * Walks the complete frames of the stream; a partial frame waits (copied) for the next chunk. `chunk` may be a
+   * view into {@link READ_BUFFER}, overwritten by the next read.
+   */
   private receive(chunk: Buffer): void {
     const buf = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
     this.pending = undefined;

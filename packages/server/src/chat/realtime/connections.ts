@@ -20,6 +20,8 @@ export interface Connection {
   presence: boolean;
   /** An anonymous connection (read-only, no user row, no presence). */
   anonymous: boolean;
+  /** The last event fanned out to this connection on this node (see `Realtime`): an event reaches it once. */
+  lastDelivery: number;
 }
 
 /** The answer of {@link ConnectionRegistry.ofUser} for a user without connections here (fan-out asks per member). */

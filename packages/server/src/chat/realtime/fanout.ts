@@ -52,6 +52,8 @@ export class Realtime {
   private unsubscribe: (() => Promise<void>) | undefined;
   /** Long-poll requests waiting on this node, by connection id (see realtime/longpoll.ts). */
   private readonly pollWaiters = new Map<string, Set<() => void>>();
+  /** Events fanned out on this node so far (numbers them for each connection's `lastDelivery`). */
+  private deliveries = 0;
   /** Set once the node shuts down: connections closing then leave the database alone. */
   closing = false;
 
@@ -171,8 +173,13 @@ export class Realtime {
     const mustWatch = watch === 'watching';
     // Framed once per node, written to many sockets.
     let frame: PreparedFrame | undefined;
-    for (const userId of new Set(users)) {
+    // A user named twice gets the event once: each connection remembers the last event it was handed (cheaper than
+    // a Set of the audience per event).
+    const delivery = ++this.deliveries;
+    for (const userId of users) {
       for (const conn of this.connections.ofUser(userId)) {
+        if (conn.lastDelivery === delivery) continue;
+        conn.lastDelivery = delivery;
         if (byWatch && conn.watching.has(cid) !== mustWatch) continue;
         if (presence && !conn.presence) continue;
         frame ??= new PreparedFrame(eventJson(event));

@@ -51,6 +51,7 @@ export async function openSession(
     watching: new Set(),
     presence: false,
     anonymous,
+    lastDelivery: 0,
   };
   ctx.realtime.connections.add(conn);
   await connectionOpened(ctx, conn, row);

@@ -93,8 +93,6 @@ function preloadAppRoutes(): Plugin {
     { module: /[\\/]src[\\/]app[\\/]AppLayout\.tsx$/, paths: '^/app(/|$)' },
     // The chat view is `/app` itself (no channel open) and `/app/chat/:type/:id`.
     { module: /[\\/]src[\\/]chat[\\/]ChannelView\.tsx$/, paths: '^/app(/?$|/chat/)' },
-    // The chat view loads the markdown renderer on its own; a channel shows messages.
-    { module: /[\\/]src[\\/]chat[\\/]message[\\/]MarkdownText\.tsx$/, paths: '^/app/chat/' },
   ];
   return {
     name: 'caseroom:preload-app-routes',

@@ -4,7 +4,7 @@ import type { MeResponse } from '@caseroom/protocol';
 import { ChannelList } from '../chat/ChannelList';
 import { useChat } from '../chat/ChatContext';
 import type { ChatOutletContext } from '../chat/ChannelView';
-import { ChatProvider } from '../chat/ChatProvider';
+import { ChatProvider, chatUserOf } from '../chat/ChatProvider';
 import { ConnectionBanner } from '../chat/ConnectionBanner';
 import { t } from '../i18n/t';
 import { loginUrlFor } from '../login/redirect';
@@ -43,7 +43,7 @@ export function AppLayout() {
   }
   const { me } = state;
   return (
-    <ChatProvider user={{ id: me.uid, name: me.user.name?.trim() || me.email }}>
+    <ChatProvider user={chatUserOf(me)}>
       <AppShell me={me} />
     </ChatProvider>
   );

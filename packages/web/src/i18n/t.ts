@@ -59,7 +59,20 @@ export async function setLanguage(language: Language): Promise<void> {
   document.documentElement.lang = language;
 }
 
+/**
+ * Texts without placeholders in the current language: the same key answers the same text until the language
+ * changes, and a screen asks for many (i18next's lookup is the costlier part of a first render).
+ */
+const plain = new Map<MessageKey, string>();
+i18next.on('languageChanged', () => plain.clear());
+
 /** Translates `key`, filling `{param}` placeholders; missing texts come from English. */
 export function t(key: MessageKey, params?: Record<string, string | number>): string {
-  return i18next.t(key, params ?? {});
+  if (params) return i18next.t(key, params);
+  let text = plain.get(key);
+  if (text === undefined) {
+    text = i18next.t(key, {});
+    plain.set(key, text);
+  }
+  return text;
 }

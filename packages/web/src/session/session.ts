@@ -43,36 +43,27 @@ export const session = {
     return () => listeners.delete(listener);
   },
 
-  /**
-   * (Re)loads the signed-in user: `get-session` answers `null` without a session (no failed request to log),
-   * then `/api/me` gives the user and claims; a 401 there also means signed out.
-   */
+  /** (Re)loads the signed-in user (see `load`); calls while one is under way share it. */
   refresh(): Promise<void> {
-    pending ??= (async () => {
-      try {
-        const current = await apiGet<{ user?: unknown } | null>('/api/auth/get-session');
-        if (!current) {
-          sessionToken.clear();
-          setState({ status: 'signed-out' });
-          return;
-        }
-        // A session without its user (product-spec §8 'Not user'): nothing to sign in as.
-        if (!current.user) throw new ApiError('Not user', 500);
-        const me = await apiGet<MeResponse>('/api/me');
-        if (!me.uid) throw new ApiError('Unknown user id', 500);
-        setState({ status: 'signed-in', me });
-      } catch (err) {
-        if (err instanceof ApiError && (err.httpStatus === 401 || err.httpStatus === 403)) {
-          sessionToken.clear();
-          setState({ status: 'signed-out' });
-        } else {
-          setState({ status: 'error', error: err instanceof Error ? err.message : String(err) });
-        }
-      } finally {
-        pending = undefined;
-      }
-    })();
+    pending ??= load();
     return pending;
+  },
+
+  /**
+   * The first load at start-up, before anything renders. With a session token in the browser, `/api/me` is asked
+   * for beside `get-session` instead of after it (a 401 there changes nothing while the session is loading); its
+   * answer counts only if `get-session` finds the user, and a failed one is asked for again, in sequence as
+   * `refresh()` does.
+   */
+  start(): void {
+    if (state.status !== 'loading' || pending) return;
+    let early: Promise<MeResponse> | undefined;
+    if (sessionToken.get()) {
+      early = apiGet<MeResponse>('/api/me');
+      // Unused when there is no session; not an unhandled rejection then.
+      early.catch(() => undefined);
+    }
+    pending = load(early);
   },
 
   /** Signs in with e-mail and password, keeps the bearer token, then loads the user. Throws `ApiError`. */
@@ -181,6 +172,35 @@ export const session = {
     return pending;
   },
 };
+
+/**
+ * (Re)loads the signed-in user: `get-session` answers `null` without a session (no failed request to log), then
+ * `/api/me` (or `earlyMe`, asked for beside it) gives the user and claims; a 401 there also means signed out.
+ */
+async function load(earlyMe?: Promise<MeResponse>): Promise<void> {
+  try {
+    const current = await apiGet<{ user?: unknown } | null>('/api/auth/get-session');
+    if (!current) {
+      sessionToken.clear();
+      setState({ status: 'signed-out' });
+      return;
+    }
+    // A session without its user (product-spec §8 'Not user'): nothing to sign in as.
+    if (!current.user) throw new ApiError('Not user', 500);
+    const me = await (earlyMe?.catch(() => apiGet<MeResponse>('/api/me')) ?? apiGet<MeResponse>('/api/me'));
+    if (!me.uid) throw new ApiError('Unknown user id', 500);
+    setState({ status: 'signed-in', me });
+  } catch (err) {
+    if (err instanceof ApiError && (err.httpStatus === 401 || err.httpStatus === 403)) {
+      sessionToken.clear();
+      setState({ status: 'signed-out' });
+    } else {
+      setState({ status: 'error', error: err instanceof Error ? err.message : String(err) });
+    }
+  } finally {
+    pending = undefined;
+  }
+}
 
 /**
  * Keeps the bearer token of a sign-in answer. An answer without the signed-in user is refused with product-spec

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatClient } from '@caseroom/sdk';
 import type { ChannelHandle, ChannelSnapshot } from '../sdkTypes';
+import { takeEarlyWatch } from '../earlyWatch';
 import { useStore } from '../useStore';
 
 /**
@@ -13,7 +14,9 @@ export function useChannelWatch(client: ChatClient, type: string, id: string, vi
   const [watchError, setWatchError] = useState<string | null>(null);
   useEffect(() => {
     client.setActiveChannel(channel);
-    channel.watch().catch((err: unknown) => setWatchError(err instanceof Error ? err.message : String(err)));
+    (takeEarlyWatch(channel) ?? channel.watch()).catch((err: unknown) =>
+      setWatchError(err instanceof Error ? err.message : String(err)),
+    );
     return () => {
       client.threads.setActive(undefined);
       if (client.activeChannel.getSnapshot() === channel) client.setActiveChannel(undefined);

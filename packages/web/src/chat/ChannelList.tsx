@@ -1,4 +1,4 @@
-import { useId, useMemo } from 'react';
+import { memo, useId, useMemo } from 'react';
 import { NavLink } from 'react-router-dom';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../i18n/t';
@@ -15,12 +15,22 @@ interface ChannelListProps {
   caseplan: { id: string; name: string } | null;
 }
 
-/** The user's chat channels, live: those of the selected case plan, then the others. */
-export function ChannelList({ client, userId, caseplan }: ChannelListProps) {
-  const list = useChannelList(client, userId);
-  if (!list) return null;
-  return <LiveChannelList list={list} userId={userId} caseplan={caseplan} />;
-}
+/**
+ * The user's chat channels, live: those of the selected case plan, then the others. Memoized on what it shows (the
+ * case plan by id and name): it follows the list's store itself, so the app shell's own updates pass it by.
+ */
+export const ChannelList = memo(
+  function ChannelList({ client, userId, caseplan }: ChannelListProps) {
+    const list = useChannelList(client, userId);
+    if (!list) return null;
+    return <LiveChannelList list={list} userId={userId} caseplan={caseplan} />;
+  },
+  (a, b) =>
+    a.client === b.client &&
+    a.userId === b.userId &&
+    a.caseplan?.id === b.caseplan?.id &&
+    a.caseplan?.name === b.caseplan?.name,
+);
 
 function LiveChannelList({
   list,

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
@@ -34,9 +34,18 @@ export interface ChannelPanelProps {
 
 /**
  * The messenger screen with an active channel (product-spec §2): header, message list, notices (app level) and
- * input; the thread panel or thread list beside the list on wide screens, over it on narrow ones.
+ * input; the thread panel or thread list beside the list on wide screens, over it on narrow ones. Memoized: it
+ * follows its channel's stores itself, so the app shell's own updates (case plans, connection) pass it by.
  */
-export function ChannelPanel({ client, viewerId, type, id, onClose, onBack, ...props }: ChannelPanelProps) {
+export const ChannelPanel = memo(function ChannelPanel({
+  client,
+  viewerId,
+  type,
+  id,
+  onClose,
+  onBack,
+  ...props
+}: ChannelPanelProps) {
   const { channel, state, watchError, lastReadAtOpen } = useChannelWatch(client, type, id, viewerId);
   const me = useStore(client.me);
   const activeThread = useStore(client.threads.active);
@@ -187,7 +196,7 @@ export function ChannelPanel({ client, viewerId, type, id, onClose, onBack, ...p
       </div>
     </section>
   );
-}
+});
 
 function wideScreen(): boolean {
   return typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 721px)').matches;

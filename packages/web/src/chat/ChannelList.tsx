@@ -1,4 +1,5 @@
 import { memo, useId, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router-dom';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../i18n/t';
@@ -21,6 +22,7 @@ interface ChannelListProps {
  */
 export const ChannelList = memo(
   function ChannelList({ client, userId, caseplan }: ChannelListProps) {
+    useTranslation(); // memoized: its texts follow a language change itself
     const list = useChannelList(client, userId);
     if (!list) return null;
     return <LiveChannelList list={list} userId={userId} caseplan={caseplan} />;

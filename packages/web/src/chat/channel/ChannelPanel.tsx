@@ -1,4 +1,5 @@
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
@@ -46,6 +47,7 @@ export const ChannelPanel = memo(function ChannelPanel({
   onBack,
   ...props
 }: ChannelPanelProps) {
+  useTranslation(); // memoized: its texts follow a language change itself
   const { channel, state, watchError, lastReadAtOpen } = useChannelWatch(client, type, id, viewerId);
   const me = useStore(client.me);
   const activeThread = useStore(client.threads.active);

@@ -342,9 +342,13 @@ interface NodesPair {
   dur1?: DurableResult;
   fan2?: FanoutResult;
   dur2?: DurableResult;
-  /** The fan-out step at the highest rate both passed, on one node and on two. */
+  /**
+   * The fan-out step at the highest rate both passed, on one node and on two; when no rate passed on both, the
+   * first rate (both ran it), with `commonPassed` false.
+   */
   common1?: FanoutResult['steps'][number];
   common2?: FanoutResult['steps'][number];
+  commonPassed?: boolean;
   /** ejabberd cluster: joins made on two nodes, joins made again, clients that waited to be reachable. */
   joins?: { joins: number; retries: number; unreachedAtFirst: number };
 }
@@ -379,10 +383,13 @@ export async function twoNodes(
       failures.push(`durable: ${(err as Error).message.split('\n')[0]?.slice(0, 300)}`);
       ctx.log(`  ${name} durable on 2 nodes failed: ${(err as Error).stack ?? String(err)}`);
     }
-    // Added p99 at the highest rate both passed.
+    // Added p99 at the highest rate both passed, else at the first rate (ejabberd at full size, 1,000 members,
+    // passes 10 msgs/s at best, so a loaded machine leaves it no passed step).
     p.common1 = p.fan1?.steps
       .filter((s) => s.passed && p.fan2?.steps.some((t) => t.passed && t.rate === s.rate))
       .pop();
+    p.commonPassed = p.common1 !== undefined;
+    p.common1 ??= p.fan1?.steps.find((s) => p.fan2?.steps[0]?.rate === s.rate);
     p.common2 = p.common1 ? p.fan2?.steps.find((t) => t.rate === p.common1?.rate) : undefined;
     ran[name] = failures.length ? `failed: ${failures.join('; ')}` : 'ran';
   }
@@ -420,7 +427,8 @@ export async function twoNodes(
         ],
       ),
       ...rows(
-        (p) => `Fan-out: p99 at ${p.common1?.rate ?? '—'} msgs/s (highest rate both passed)`,
+        (p) =>
+          `Fan-out: p99 at ${p.common1?.rate ?? '—'} msgs/s (${p.commonPassed || !p.common1 ? 'highest rate both passed' : 'first rate; not passed on both'})`,
         'ms',
         'lower',
         (p) => [p.common1?.latency.p99, p.common2?.latency.p99],

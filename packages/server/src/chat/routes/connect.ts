@@ -43,13 +43,14 @@ export function connectDevice(req: FastifyRequest): DeviceInput | undefined {
  */
 function socketSink(socket: WebSocket): ConnectionSink & { greet(hello: string): void } {
   let held: Array<() => void> | undefined = [];
-  const write = (fn: () => void) => (held ? held.push(fn) : fn());
   return {
     get open() {
       return socket.readyState === socket.OPEN;
     },
-    send: (frame) => write(() => socket.send(frame)),
-    sendPrepared: (frame) => write(() => sendPrepared(socket, frame)),
+    // After the hello (the common case, once per member per event) frames go straight out, with no closure.
+    send: (frame) => (held ? held.push(() => socket.send(frame)) : socket.send(frame)),
+    sendPrepared: (frame) =>
+      held ? held.push(() => sendPrepared(socket, frame)) : sendPrepared(socket, frame),
     close: (code, reason) => socket.close(code, reason),
     greet(hello) {
       const waiting = held ?? [];

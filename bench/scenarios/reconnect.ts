@@ -87,8 +87,12 @@ function caseroomStorm(
   const open = async (i: number, inbox: Inbox, timed = false) => {
     const node = driver.node(i);
     let t = nowMs();
-    const { ws, connectionId } = await openSocket(node, user(i), i, (data) =>
-      markOfFrame(data, (m) => inbox.live(m)),
+    const { ws, connectionId } = await openSocket(
+      node,
+      user(i),
+      i,
+      (data) => markOfFrame(data, (m) => inbox.live(m)),
+      tokenOf(i),
     );
     if (timed) phases.open.add(nowMs() - t);
     t = nowMs();

@@ -154,8 +154,9 @@ export function openSocket(
   user: string,
   index: number,
   onFrame?: (data: Buffer) => void,
+  token = signToken({ user_id: user }),
 ): Promise<{ ws: LiteSocket; connectionId: string }> {
-  const url = `${node.wsUrl}/chat/connect?api_key=${API_KEY}&user_id=${encodeURIComponent(user)}&authorization=${signToken({ user_id: user })}`;
+  const url = `${node.wsUrl}/chat/connect?api_key=${API_KEY}&user_id=${encodeURIComponent(user)}&authorization=${token}`;
   return new Promise((resolve, reject) => {
     let first = true;
     LiteSocket.connect({

@@ -29,3 +29,22 @@ describe('iso', () => {
     expect(iso(undefined)).toBeUndefined();
   });
 });
+
+describe('iso of a Date', () => {
+  it('answers what toISOString does, for the same instant again and for invalid dates', () => {
+    for (const ms of [0, -1, 1763700000123, 1763700000123, 253402300799999, -62198755200000]) {
+      const d = new Date(ms);
+      expect(iso(d)).toBe(d.toISOString());
+      expect(iso(new Date(ms))).toBe(d.toISOString());
+    }
+    expect(() => iso(new Date(NaN))).toThrow(RangeError);
+    expect(() => iso(new Date(NaN))).toThrow(RangeError);
+  });
+
+  it('stays right past the number of instants it remembers', () => {
+    for (let i = 0; i < 10_000; i++) {
+      const d = new Date(1763700000000 + i * 997);
+      expect(iso(d)).toBe(d.toISOString());
+    }
+  });
+});

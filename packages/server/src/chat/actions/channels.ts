@@ -11,7 +11,7 @@ import { accessTo } from '../policy/channel-access.js';
 import { write } from '../realtime/outbox.js';
 import { CHANNEL_COLUMNS, getChannel, getChannelWithViewer } from '../store/channels.js';
 import { CHANNEL_SORT, ChannelFilter } from '../store/channel-filter.js';
-import type { ChannelRow } from '../store/rows.js';
+import type { ChannelRow, MemberRow, UserRow } from '../store/rows.js';
 import { channelStates } from '../views/channel-state.js';
 import { channelRefOf, doGetOrCreateChannel } from './channel-create.js';
 
@@ -30,8 +30,9 @@ export async function queryChannel(
   const { cid } = channelRefOf(actor, type, id, data, ctx.protectedChannelFields);
   // An existing channel (nearly every query: a watch, a reconnect) is read and checked in one statement, with no
   // transaction; only a missing one is created, in a transaction that checks everything again.
+  const found = await readableChannel(ctx, actor, cid);
   const channel =
-    (await readableChannel(ctx, actor, cid)) ??
+    found?.channel ??
     (await write(ctx, async (q, out) => {
       const created = await doGetOrCreateChannel(q, out, actor, type, id, data, ctx.protectedChannelFields);
       await accessTo(q, actor, created.channel);
@@ -47,6 +48,8 @@ export async function queryChannel(
     ...(req.messages ? { messages: req.messages } : {}),
     ...(req.members?.limit !== undefined ? { memberLimit: req.members.limit } : {}),
     ...(req.members?.offset !== undefined ? { memberOffset: req.members.offset } : {}),
+    // The viewer's member and user rows were read with the channel: not read again.
+    ...(found?.viewer ? { viewerRows: found.viewer } : {}),
   });
   if (!state) throw inputError(`channel ${channel.cid} could not be read`);
   return state;
@@ -56,8 +59,15 @@ export async function queryChannel(
  * The channel `cid` if it exists, once the actor may read it: the checks of `policy/channel-access` `accessTo` (an
  * active user who is a reader of the channel, same refusals) on the channel, member and user rows read together.
  */
-async function readableChannel(ctx: ChatContext, actor: Actor, cid: string): Promise<ChannelRow | undefined> {
-  if (actor.kind === 'server') return getChannel(ctx.db, cid);
+async function readableChannel(
+  ctx: ChatContext,
+  actor: Actor,
+  cid: string,
+): Promise<{ channel: ChannelRow; viewer?: { member: MemberRow; user: UserRow | undefined } } | undefined> {
+  if (actor.kind === 'server') {
+    const channel = await getChannel(ctx.db, cid);
+    return channel ? { channel } : undefined;
+  }
   const found = await getChannelWithViewer(ctx.db, cid, actor.userId);
   if (!found) return undefined;
   const { user, member } = found;
@@ -67,7 +77,7 @@ async function readableChannel(ctx: ChatContext, actor: Actor, cid: string): Pro
   if (!canReadChannel({ member })) {
     throw notAllowed(`User "${actor.userId}" is not allowed to read channel "${cid}"`);
   }
-  return found.channel;
+  return member ? { channel: found.channel, viewer: { member, user } } : { channel: found.channel };
 }
 
 /** Channel rows matching a filter; a user only ever sees channels they are a member of. */

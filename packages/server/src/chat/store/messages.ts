@@ -59,18 +59,29 @@ export async function listMessages(
   const after = async (cond: string, n: number) =>
     (await q.query<MessageRow>(`${base} AND ${cond} ORDER BY seq ASC LIMIT ${n}`, params)).rows;
 
-  if (page.id_around || page.created_at_around) {
-    const [column, value] = page.id_around
-      ? ['seq', p(await seqOf(page.id_around))]
-      : ['created_at', p(new Date(page.created_at_around ?? ''))];
-    const older = await before(`${column} < ${value}`, Math.floor(limit / 2));
-    const rest = await after(`${column} >= ${value}`, limit - older.length);
+  // A message id's place is read inside the page's statement (one round trip); only an empty page looks again,
+  // to refuse an id that does not exist.
+  const seqAt = (id: string) => `(SELECT s.seq FROM chat_messages s WHERE s.id = ${p(id)})`;
+  const checked = async (rows: MessageRow[], id: string) => {
+    if (rows.length === 0) await seqOf(id);
+    return rows;
+  };
+  if (page.id_around) {
+    const at = seqAt(page.id_around);
+    const older = await before(`seq < ${at}`, Math.floor(limit / 2));
+    const rest = await after(`seq >= ${at}`, limit - older.length);
+    return checked([...older, ...rest], page.id_around);
+  }
+  if (page.created_at_around) {
+    const value = p(new Date(page.created_at_around));
+    const older = await before(`created_at < ${value}`, Math.floor(limit / 2));
+    const rest = await after(`created_at >= ${value}`, limit - older.length);
     return [...older, ...rest];
   }
-  if (page.id_lt) return before(`seq < ${p(await seqOf(page.id_lt))}`, limit);
-  if (page.id_lte) return before(`seq <= ${p(await seqOf(page.id_lte))}`, limit);
-  if (page.id_gt) return after(`seq > ${p(await seqOf(page.id_gt))}`, limit);
-  if (page.id_gte) return after(`seq >= ${p(await seqOf(page.id_gte))}`, limit);
+  if (page.id_lt) return checked(await before(`seq < ${seqAt(page.id_lt)}`, limit), page.id_lt);
+  if (page.id_lte) return checked(await before(`seq <= ${seqAt(page.id_lte)}`, limit), page.id_lte);
+  if (page.id_gt) return checked(await after(`seq > ${seqAt(page.id_gt)}`, limit), page.id_gt);
+  if (page.id_gte) return checked(await after(`seq >= ${seqAt(page.id_gte)}`, limit), page.id_gte);
   return before('true', limit);
 }
 
@@ -140,10 +151,12 @@ export interface MessageLookups {
   hiddenForViewer: Set<string>;
 }
 
+/** `alsoUsers`: more users to read into `users` in the same statement (a channel state's creators, its viewer). */
 export async function loadLookups(
   q: Queryable,
   rows: MessageRow[],
   viewerId: string | undefined,
+  alsoUsers: Iterable<string> = [],
 ): Promise<MessageLookups> {
   const ids = rows.map((r) => r.id);
   const quotedIds = rows.flatMap((r) => (r.quoted_message_id ? [r.quoted_message_id] : []));
@@ -177,7 +190,7 @@ export async function loadLookups(
     );
     for (const r of res.rows) hiddenForViewer.add(r.message_id);
   }
-  const userIds = new Set<string>();
+  const userIds = new Set<string>(alsoUsers);
   for (const r of all) {
     if (r.user_id) userIds.add(r.user_id);
     for (const m of r.mentioned_users) userIds.add(m);

@@ -5,11 +5,10 @@ import { presentChannel, presentMember, presentMemberWithUser, presentRead } fro
 import { presentMessage } from '../presenters/message.js';
 import { getMemberships, listMembers } from '../store/channels.js';
 import { cutoff, latestMessages, listMessages, loadLookups, pinnedMessages } from '../store/messages.js';
-import type { ChannelRow, MessageRow } from '../store/rows.js';
+import type { ChannelRow, MemberRow, MessageRow, UserRow } from '../store/rows.js';
 import { canReadChannel } from '../policy/capabilities.js';
 import { roleOf } from '../policy/channel-access.js';
 import { loadRules } from '../store/policy.js';
-import { getUsers } from '../store/users.js';
 
 /** Pinned messages a channel state carries. */
 const PINNED_IN_STATE = 10;
@@ -23,6 +22,11 @@ export interface StateOptions {
   memberLimit?: number;
   memberOffset?: number;
   watcherCount?: (cid: string) => number;
+  /**
+   * The viewer's member and user rows of a one-channel state, when the caller has read them already (a channel
+   * query reads them with the channel): not read again.
+   */
+  viewerRows?: { member: MemberRow | undefined; user: UserRow | undefined };
 }
 
 /** Channel states (channel, messages, members, read, pinned messages) as one viewer sees them. */
@@ -34,18 +38,19 @@ export async function channelStates(
 ): Promise<ChannelState[]> {
   const cids = channels.map((c) => c.cid);
   const viewerId = actor.kind === 'user' ? actor.userId : undefined;
-  const memberships = viewerId ? await getMemberships(q, cids, viewerId) : new Map();
+  const known = viewerId && channels.length === 1 ? options.viewerRows : undefined;
+  const memberships: Map<string, MemberRow> = known
+    ? new Map(known.member && channels[0] ? [[channels[0].cid, known.member]] : [])
+    : viewerId
+      ? await getMemberships(q, cids, viewerId)
+      : new Map();
   const members = await listMembers(
     q,
     cids,
     options.memberLimit ?? DEFAULT_MEMBER_LIMIT,
     options.memberOffset ?? 0,
   );
-  const creators = await getUsers(
-    q,
-    channels.flatMap((c) => (c.created_by_id ? [c.created_by_id] : [])),
-  );
-  const viewerRole = roleOf(actor, viewerId ? (await getUsers(q, [viewerId])).get(viewerId) : undefined);
+  const creatorIds = channels.flatMap((c) => (c.created_by_id ? [c.created_by_id] : []));
   const rules = viewerId
     ? await loadRules(
         q,
@@ -69,7 +74,14 @@ export async function channelStates(
   }
   const pinnedByCid = await pinnedMessages(q, after, PINNED_IN_STATE);
   const allRows = [...messagesByCid.values(), ...pinnedByCid.values()].flat();
-  const lookups = await loadLookups(q, allRows, viewerId);
+  // The creators and the viewer's user are read with the messages' users, in one statement.
+  const viewerUser = known ? known.user : undefined;
+  const lookups = await loadLookups(q, allRows, viewerId, [
+    ...creatorIds,
+    ...(viewerId && !known ? [viewerId] : []),
+  ]);
+  const creators = lookups.users;
+  const viewerRole = roleOf(actor, known ? viewerUser : viewerId ? lookups.users.get(viewerId) : undefined);
   return channels.map((c) => {
     const membership = memberships.get(c.cid);
     const viewer = viewerId ? { role: viewerRole, member: membership, rules } : undefined;

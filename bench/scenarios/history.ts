@@ -147,7 +147,14 @@ export async function runHistory(driver: CaseroomDriver, o: HistoryOptions): Pro
     });
   const page = (messages: Record<string, unknown>) => () => ({
     route: '/channels/messaging/history/query',
-    payload: { state: true, watch: false, messages: { limit: 25, ...messages } },
+    // As the SDK's pager asks (channels/channel.ts `page()`), plus watch: false.
+    payload: {
+      state: true,
+      watch: false,
+      messages: { limit: 25, ...messages },
+      members: { limit: 0 },
+      watchers: { limit: 0 },
+    },
   });
   let jumpAt = 0;
   return {

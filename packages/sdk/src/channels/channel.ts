@@ -359,7 +359,13 @@ export class ChatChannel extends ChannelMessageActions {
   ): Promise<void> {
     this.store.patch({ loadState });
     try {
-      const answer = await this.ctx.api.post<ChannelState>(`${this.path()}/query`, { state: true, messages });
+      // Only the page's messages are used: no member or watcher list asked for (chat-spec: limit 0).
+      const answer = await this.ctx.api.post<ChannelState>(`${this.path()}/query`, {
+        state: true,
+        messages,
+        members: { limit: 0 },
+        watchers: { limit: 0 },
+      });
       const state = this.store.getSnapshot();
       this.store.set({
         ...withSets(state, merge(state.messageSets, answer.messages.map(received))),

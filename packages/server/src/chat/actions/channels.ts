@@ -11,8 +11,9 @@ import { accessTo } from '../policy/channel-access.js';
 import { write } from '../realtime/outbox.js';
 import { CHANNEL_COLUMNS, getChannel, getChannelWithViewer } from '../store/channels.js';
 import { CHANNEL_SORT, ChannelFilter } from '../store/channel-filter.js';
-import type { ChannelRow, MemberRow, UserRow } from '../store/rows.js';
-import { channelStates } from '../views/channel-state.js';
+import type { ChannelRow } from '../store/rows.js';
+import { presentRule } from '../store/policy.js';
+import { channelStates, type StateOptions } from '../views/channel-state.js';
 import { channelRefOf, doGetOrCreateChannel } from './channel-create.js';
 
 /**
@@ -63,7 +64,7 @@ async function readableChannel(
   ctx: ChatContext,
   actor: Actor,
   cid: string,
-): Promise<{ channel: ChannelRow; viewer?: { member: MemberRow; user: UserRow | undefined } } | undefined> {
+): Promise<{ channel: ChannelRow; viewer?: NonNullable<StateOptions['viewerRows']> } | undefined> {
   if (actor.kind === 'server') {
     const channel = await getChannel(ctx.db, cid);
     return channel ? { channel } : undefined;
@@ -77,7 +78,9 @@ async function readableChannel(
   if (!canReadChannel({ member })) {
     throw notAllowed(`User "${actor.userId}" is not allowed to read channel "${cid}"`);
   }
-  return member ? { channel: found.channel, viewer: { member, user } } : { channel: found.channel };
+  return member
+    ? { channel: found.channel, viewer: { member, user, rules: found.rules.map(presentRule) } }
+    : { channel: found.channel };
 }
 
 /** Channel rows matching a filter; a user only ever sees channels they are a member of. */

@@ -27,7 +27,9 @@ const readChannelWithViewer = prepared(
        (SELECT to_jsonb(m) || jsonb_build_object('unread_count', ${unreadSql('m')}::int)
           FROM chat_members m WHERE m.cid = c.cid AND m.user_id = $2) AS viewer_member,
        (SELECT to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')})
-          FROM chat_users u WHERE u.id = $2) AS viewer_user
+          FROM chat_users u WHERE u.id = $2) AS viewer_user,
+       (SELECT coalesce(jsonb_agg(to_jsonb(p) ORDER BY p.priority DESC, p.id), '[]'::jsonb)
+          FROM chat_permissions p WHERE p.channel_type IS NULL OR p.channel_type = c.type) AS viewer_rules
        FROM chat_channels c WHERE c.cid = $1 AND c.deleted_at IS NULL`,
 );
 const readMemberships = prepared(
@@ -50,22 +52,33 @@ const readMembers = prepared(
      ) t WHERE rn > $2 AND rn <= $2 + $3 ORDER BY cid, rn`,
 );
 
-/** {@link getChannel} plus, in the same round trip, one user's member row and user row (with `online`). */
+/**
+ * {@link getChannel} plus, in the same round trip, one user's member row and user row (with `online`) and the
+ * permission rules in force in channels of its type (as `store/policy` `loadRules` reads them).
+ */
 export async function getChannelWithViewer(
   q: Queryable,
   cid: string,
   userId: string,
-): Promise<{ channel: ChannelRow; member: MemberRow | undefined; user: UserRow | undefined } | undefined> {
+): Promise<
+  | { channel: ChannelRow; member: MemberRow | undefined; user: UserRow | undefined; rules: PermissionRow[] }
+  | undefined
+> {
   const { rows } = await q.query<
-    ChannelRow & { viewer_member: MemberRow | null; viewer_user: UserRow | null }
+    ChannelRow & {
+      viewer_member: MemberRow | null;
+      viewer_user: UserRow | null;
+      viewer_rules: PermissionRow[];
+    }
   >(readChannelWithViewer([cid, userId]));
   const row = rows[0];
   if (!row) return undefined;
-  const { viewer_member, viewer_user, ...channel } = row;
+  const { viewer_member, viewer_user, viewer_rules, ...channel } = row;
   return {
     channel,
     member: viewer_member ? withDates(viewer_member, MEMBER_DATES) : undefined,
     user: viewer_user ? withDates(viewer_user, USER_DATES) : undefined,
+    rules: viewer_rules.map((r) => withDates(r, RULE_DATES)),
   };
 }
 

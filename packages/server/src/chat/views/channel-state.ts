@@ -1,4 +1,9 @@
-import { CHAT_LIMITS, type ChannelState, type MessagePagination } from '@caseroom/protocol';
+import {
+  CHAT_LIMITS,
+  type ChannelState,
+  type MessagePagination,
+  type PermissionRule,
+} from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
 import type { Actor } from '../context.js';
 import { presentChannel, presentMember, presentMemberWithUser, presentRead } from '../presenters/channel.js';
@@ -23,10 +28,10 @@ export interface StateOptions {
   memberOffset?: number;
   watcherCount?: (cid: string) => number;
   /**
-   * The viewer's member and user rows of a one-channel state, when the caller has read them already (a channel
-   * query reads them with the channel): not read again.
+   * The viewer's member and user rows and the permission rules in force of a one-channel state, when the caller
+   * has read them already (a channel query reads them with the channel): not read again.
    */
-  viewerRows?: { member: MemberRow | undefined; user: UserRow | undefined };
+  viewerRows?: { member: MemberRow | undefined; user: UserRow | undefined; rules: PermissionRule[] };
 }
 
 /** Channel states (channel, messages, members, read, pinned messages) as one viewer sees them. */
@@ -51,12 +56,14 @@ export async function channelStates(
     options.memberOffset ?? 0,
   );
   const creatorIds = channels.flatMap((c) => (c.created_by_id ? [c.created_by_id] : []));
-  const rules = viewerId
-    ? await loadRules(
-        q,
-        channels.map((c) => c.type),
-      )
-    : [];
+  const rules = known
+    ? known.rules
+    : viewerId
+      ? await loadRules(
+          q,
+          channels.map((c) => c.type),
+        )
+      : [];
   // Only readers see messages (a pending invitee sees the channel and its members, nothing more).
   const readable = channels.filter((c) => !viewerId || canReadChannel({ member: memberships.get(c.cid) }));
   const after = new Map(

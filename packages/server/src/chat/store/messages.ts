@@ -2,7 +2,45 @@ import type { MessagePagination } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
 import { inputError } from '../errors.js';
 import type { MessageRow, ReactionRow, UserRow } from './rows.js';
+import { onlineSql } from '../realtime/presence.js';
 import { getUsers } from './users.js';
+
+/**
+ * The columns of a message row (alias `m`) as the presenter and the views read them: every column but the search
+ * index's `search_tsv` (written out as text for every row by `*`, never shown). A column added to chat_messages
+ * is added here too.
+ */
+export function messageColumns(m: string): string {
+  return [
+    'id',
+    'seq',
+    'cid',
+    'user_id',
+    'type',
+    'text',
+    'parent_id',
+    'show_in_channel',
+    'quoted_message_id',
+    'mentioned_users',
+    'attachments',
+    'custom',
+    'silent',
+    'poll_id',
+    'pinned',
+    'pinned_at',
+    'pinned_by_id',
+    'pin_expires',
+    'reply_count',
+    'reaction_groups',
+    'created_at',
+    'updated_at',
+    'message_text_updated_at',
+    'deleted_at',
+    'deleted_type',
+  ]
+    .map((c) => `${m}.${c}`)
+    .join(', ');
+}
 
 /** Latest reactions shown on a message (chat-spec §3 `latest_reactions`). */
 const LATEST_REACTIONS = 10;
@@ -53,7 +91,7 @@ export async function listMessages(
     if (!rows[0]) throw inputError(`message with id ${id} does not exist`);
     return rows[0].seq;
   };
-  const base = `SELECT * FROM chat_messages WHERE ${where.join(' AND ')}`;
+  const base = `SELECT ${messageColumns('chat_messages')} FROM chat_messages WHERE ${where.join(' AND ')}`;
   const before = async (cond: string, n: number) =>
     (await q.query<MessageRow>(`${base} AND ${cond} ORDER BY seq DESC LIMIT ${n}`, params)).rows.reverse();
   const after = async (cond: string, n: number) =>
@@ -107,7 +145,7 @@ export async function latestMessages(
   const { rows } = await q.query<MessageRow>(
     `SELECT m.* FROM unnest($1::text[], $2::timestamptz[]) AS a(cid, after)
        CROSS JOIN LATERAL (
-         SELECT * FROM chat_messages x
+         SELECT ${messageColumns('x')} FROM chat_messages x
           WHERE x.cid = a.cid AND (x.parent_id IS NULL OR x.show_in_channel)
             AND (a.after IS NULL OR x.created_at > a.after)
           ORDER BY x.seq DESC LIMIT $3) m
@@ -130,7 +168,7 @@ export async function pinnedMessages(
   const { rows } = await q.query<MessageRow>(
     `SELECT m.* FROM unnest($1::text[], $2::timestamptz[]) AS a(cid, after)
        CROSS JOIN LATERAL (
-         SELECT * FROM chat_messages x
+         SELECT ${messageColumns('x')} FROM chat_messages x
           WHERE x.cid = a.cid AND x.pinned AND x.type <> 'deleted' AND (x.pin_expires IS NULL OR x.pin_expires > now())
             AND (a.after IS NULL OR x.created_at > a.after)
           ORDER BY x.pinned_at DESC, x.seq DESC LIMIT $3) m
@@ -162,7 +200,10 @@ export async function loadLookups(
   const quotedIds = rows.flatMap((r) => (r.quoted_message_id ? [r.quoted_message_id] : []));
   const quoted = new Map<string, MessageRow>();
   if (quotedIds.length > 0) {
-    const res = await q.query<MessageRow>('SELECT * FROM chat_messages WHERE id = ANY($1)', [quotedIds]);
+    const res = await q.query<MessageRow>(
+      `SELECT ${messageColumns('m')} FROM chat_messages m WHERE m.id = ANY($1)`,
+      [quotedIds],
+    );
     for (const row of res.rows) quoted.set(row.id, row);
   }
   const all = [...rows, ...quoted.values()];
@@ -183,20 +224,40 @@ export async function loadLookups(
     );
     for (const { latest, ...r } of res.rows) push(latest ? latestReactions : ownReactions, r.message_id, r);
   }
-  if (viewerId && ids.length > 0) {
-    const res = await q.query<{ message_id: string }>(
-      'SELECT message_id FROM chat_message_hidden WHERE user_id = $1 AND message_id = ANY($2)',
-      [viewerId, ids],
-    );
-    for (const r of res.rows) hiddenForViewer.add(r.message_id);
-  }
   const userIds = new Set<string>(alsoUsers);
   for (const r of all) {
     if (r.user_id) userIds.add(r.user_id);
     for (const m of r.mentioned_users) userIds.add(m);
   }
   for (const list of latestReactions.values()) for (const r of list) userIds.add(r.user_id);
-  const users = await getUsers(q, userIds);
+  let users: Map<string, UserRow>;
+  let hiddenRead = !viewerId || ids.length === 0;
+  if (!hiddenRead && userIds.size > 0) {
+    // The users (as `store/users` `getUsers` reads them) and, beside each, the messages the viewer hid: one
+    // statement instead of two.
+    const res = await q.query<UserRow & { hidden_ids: string[] }>(
+      `SELECT u.*, ${onlineSql('u')} AS online,
+              ARRAY(SELECT h.message_id FROM chat_message_hidden h
+                     WHERE h.user_id = $2 AND h.message_id = ANY($3)) AS hidden_ids
+         FROM chat_users u WHERE u.id = ANY($1)`,
+      [[...userIds], viewerId, ids],
+    );
+    users = new Map();
+    for (const { hidden_ids, ...user } of res.rows) {
+      users.set(user.id, user);
+      if (!hiddenRead) for (const id of hidden_ids) hiddenForViewer.add(id);
+      hiddenRead = true;
+    }
+  } else {
+    users = await getUsers(q, userIds);
+  }
+  if (!hiddenRead) {
+    const res = await q.query<{ message_id: string }>(
+      'SELECT message_id FROM chat_message_hidden WHERE user_id = $1 AND message_id = ANY($2)',
+      [viewerId, ids],
+    );
+    for (const r of res.rows) hiddenForViewer.add(r.message_id);
+  }
   return { viewerId, users, quoted, ownReactions, latestReactions, hiddenForViewer };
 }
 

@@ -5,11 +5,32 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { chatUser } from './chat-support.js';
 
 interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: Buffer;
+}
+
+/** A POST of JSON whose answer's body is left as sent. */
+function rawPost(url: string, headers: Record<string, string>, body: unknown): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { ...headers, 'content-type': 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
 }
 
 /** A GET whose body is left as sent (fetch would decompress it). */
@@ -104,5 +125,38 @@ describe('web dist serving', () => {
   it('answers 404 for a missing asset and for unknown API routes', async () => {
     expect((await rawGet(`${server.url}/assets/missing.js`, { 'accept-encoding': 'br' })).status).toBe(404);
     expect((await rawGet(`${server.url}/api/nothing-here`, { 'accept-encoding': 'br' })).status).toBe(404);
+  });
+
+  it('compresses JSON answers of 1 KB and more for clients that accept it, and leaves small ones alone', async () => {
+    const maria = await chatUser(server, 'maria');
+    const url = new URL('/chat/channels/messaging/compressed/query', server.url);
+    url.searchParams.set('api_key', server.config.chatApiKey);
+    const auth = { authorization: maria.token, 'auth-type': 'jwt' };
+    const body = { data: { members: ['maria'] } };
+    const plain = await rawPost(url.toString(), auth, body);
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.length).toBeGreaterThan(1024);
+
+    const br = await rawPost(url.toString(), { ...auth, 'accept-encoding': 'br, gzip' }, body);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.body.length).toBeLessThan(plain.body.length / 2);
+    const decoded = JSON.parse(zlib.brotliDecompressSync(br.body).toString()) as { channel: { cid: string } };
+    expect(decoded.channel.cid).toBe('messaging:compressed');
+
+    const gz = await rawPost(url.toString(), { ...auth, 'accept-encoding': 'gzip' }, body);
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(gz.body).toString())).toMatchObject({
+      channel: { cid: 'messaging:compressed' },
+    });
+
+    const refused = await rawPost(
+      url.toString(),
+      { authorization: 'not-a-token', 'accept-encoding': 'br' },
+      body,
+    );
+    expect(refused.status).toBe(401);
+    expect(refused.headers['content-encoding']).toBeUndefined();
   });
 });

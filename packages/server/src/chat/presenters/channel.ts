@@ -4,7 +4,7 @@ import { presentConfig } from '../policy/channel-types.js';
 import type { MemberWithUser } from '../store/channels.js';
 import type { ChannelRow, MemberRow, UserRow } from '../store/rows.js';
 import { iso } from './time.js';
-import { presentUser } from './user.js';
+import { presentUser, presentUserOnce } from './user.js';
 
 /** Column-backed channel fields; custom data may not shadow them. */
 export const RESERVED_CHANNEL_FIELDS = new Set([
@@ -96,29 +96,14 @@ function memberWith(row: MemberRow, user: ChatUser | undefined): ChannelMember {
   };
 }
 
-/**
- * A channel state lists each member twice (in `members` and in `read`) with the same user: presented once per row
- * read, and the one object answered in both places.
- */
-const presentedUsers = new WeakMap<UserRow, ChatUser>();
-
-function memberUser(row: MemberWithUser): ChatUser {
-  let user = presentedUsers.get(row.user);
-  if (!user) {
-    user = presentUser(row.user);
-    presentedUsers.set(row.user, user);
-  }
-  return user;
-}
-
 export function presentMemberWithUser(row: MemberWithUser): ChannelMember {
-  return memberWith(row, memberUser(row));
+  return memberWith(row, presentUserOnce(row.user));
 }
 
 /** The read state of one member (chat-spec §3 Channel state `read`). */
 export function presentRead(row: MemberWithUser): ReadState {
   return {
-    user: memberUser(row),
+    user: presentUserOnce(row.user),
     last_read: iso(row.last_read),
     ...(row.last_read_message_id ? { last_read_message_id: row.last_read_message_id } : {}),
     unread_messages: row.unread_count,

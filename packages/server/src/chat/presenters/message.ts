@@ -2,7 +2,7 @@ import type { ChatUser, Message, Reaction } from '@caseroom/protocol';
 import type { MessageLookups } from '../store/messages.js';
 import type { MessageRow, ReactionRow, UserRow } from '../store/rows.js';
 import { iso } from './time.js';
-import { presentUnknownUser, presentUser } from './user.js';
+import { presentUnknownUser, presentUser, presentUserOnce } from './user.js';
 
 /** Column-backed message fields; custom data may not shadow them. */
 export const RESERVED_MESSAGE_FIELDS = new Set([
@@ -54,21 +54,9 @@ export function presentReaction(row: ReactionRow, users?: ReadonlyMap<string, Us
   };
 }
 
-/**
- * Users as presented, per user row read: a page or a channel list shows the same few authors on every message,
- * presented once each and the one object answered in each place (as channel states do with their members).
- */
-const presentedUsers = new WeakMap<UserRow, ChatUser>();
-
 function userOf(id: string, lookups: MessageLookups): ChatUser {
   const row = lookups.users.get(id);
-  if (!row) return presentUnknownUser(id);
-  let user = presentedUsers.get(row);
-  if (!user) {
-    user = presentUser(row);
-    presentedUsers.set(row, user);
-  }
-  return user;
+  return row ? presentUserOnce(row) : presentUnknownUser(id);
 }
 
 /** The message fields shared by a message and the message it quotes. */

@@ -20,6 +20,23 @@ export const RESERVED_USER_FIELDS = new Set([
   'unread_count',
 ]);
 
+/**
+ * Users as presented, per user row read: a page, a channel list or a channel state shows the same users many times
+ * (every message's author, each member in `members` and in `read`), presented once each and the one object
+ * answered in each place.
+ */
+const presentedUsers = new WeakMap<UserRow, ChatUser>();
+
+/** {@link presentUser}, once per row: the answer is shared, never to be changed. */
+export function presentUserOnce(row: UserRow): ChatUser {
+  let user = presentedUsers.get(row);
+  if (!user) {
+    user = presentUser(row);
+    presentedUsers.set(row, user);
+  }
+  return user;
+}
+
 /** A user as every other user sees them: custom fields (clientOf, guestOf, ...) at the top level. */
 export function presentUser(row: UserRow): ChatUser {
   const custom = Object.fromEntries(

@@ -16,6 +16,16 @@ export async function getChannel(q: Queryable, cid: string): Promise<ChannelRow 
   return rows[0];
 }
 
+/** The member row (with its unread count) of user `userId` in channel `c`, as one jsonb value. */
+function memberJsonSql(userId: string): string {
+  return `(SELECT to_jsonb(m) || jsonb_build_object('unread_count', ${unreadSql('m')}::int)
+          FROM chat_members m WHERE m.cid = c.cid AND m.user_id = ${userId})`;
+}
+
+/** The permission rules in force in channel `c` (as `store/policy` `loadRules` orders them), as a jsonb array. */
+const RULES_JSON_SQL = `(SELECT coalesce(jsonb_agg(to_jsonb(p) ORDER BY p.priority DESC, p.id), '[]'::jsonb)
+          FROM chat_permissions p WHERE p.channel_type IS NULL OR p.channel_type = c.type)`;
+
 /**
  * The channel reads of a channel query and its state, prepared (parsed and planned once per connection): a watch
  * or reconnect runs them for every client, and their planning was most of their database time.
@@ -24,12 +34,10 @@ const readChannelWithViewer = prepared(
   'channel_with_viewer',
   ['text', 'text'],
   () => `SELECT ${CHANNEL_COLUMNS},
-       (SELECT to_jsonb(m) || jsonb_build_object('unread_count', ${unreadSql('m')}::int)
-          FROM chat_members m WHERE m.cid = c.cid AND m.user_id = $2) AS viewer_member,
+       ${memberJsonSql('$2')} AS viewer_member,
        (SELECT to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')})
           FROM chat_users u WHERE u.id = $2) AS viewer_user,
-       (SELECT coalesce(jsonb_agg(to_jsonb(p) ORDER BY p.priority DESC, p.id), '[]'::jsonb)
-          FROM chat_permissions p WHERE p.channel_type IS NULL OR p.channel_type = c.type) AS viewer_rules
+       ${RULES_JSON_SQL} AS viewer_rules
        FROM chat_channels c WHERE c.cid = $1 AND c.deleted_at IS NULL`,
 );
 const readMemberships = prepared(
@@ -141,10 +149,8 @@ const readLockedChannel = prepared(
   'read_locked_channel',
   ['text', 'text', 'text[]'],
   () => `SELECT ${CHANNEL_COLUMNS},
-       (SELECT to_jsonb(m) || jsonb_build_object('unread_count', ${unreadSql('m')}::int)
-          FROM chat_members m WHERE m.cid = c.cid AND m.user_id = $2) AS lock_member,
-       (SELECT coalesce(jsonb_agg(to_jsonb(p) ORDER BY p.priority DESC, p.id), '[]'::jsonb)
-          FROM chat_permissions p WHERE p.channel_type IS NULL OR p.channel_type = c.type) AS lock_rules,
+       ${memberJsonSql('$2')} AS lock_member,
+       ${RULES_JSON_SQL} AS lock_rules,
        (SELECT coalesce(jsonb_agg(to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')})), '[]'::jsonb)
           FROM chat_users u WHERE u.id = ANY($3)) AS lock_users,
        ARRAY(SELECT a.user_id FROM chat_members a WHERE a.cid = c.cid AND ${readerSql('a')}) AS lock_audience,

@@ -82,13 +82,12 @@ export async function channelStates(
   const pinnedByCid = await pinnedMessages(q, after, PINNED_IN_STATE);
   const allRows = [...messagesByCid.values(), ...pinnedByCid.values()].flat();
   // The creators and the viewer's user are read with the messages' users, in one statement.
-  const viewerUser = known ? known.user : undefined;
   const lookups = await loadLookups(q, allRows, viewerId, [
     ...creatorIds,
     ...(viewerId && !known ? [viewerId] : []),
   ]);
   const creators = lookups.users;
-  const viewerRole = roleOf(actor, known ? viewerUser : viewerId ? lookups.users.get(viewerId) : undefined);
+  const viewerRole = roleOf(actor, known ? known.user : viewerId ? lookups.users.get(viewerId) : undefined);
   return channels.map((c) => {
     const membership = memberships.get(c.cid);
     const viewer = viewerId ? { role: viewerRole, member: membership, rules } : undefined;

@@ -89,7 +89,6 @@ interface EarlyChat {
   timer: ReturnType<typeof setTimeout>;
 }
 let earlyChat: EarlyChat | undefined;
-let firstTaken = false;
 
 /** Closes an early connection; one whose client is not made yet stops before connecting. */
 function closeEarly(chat: EarlyChat): void {
@@ -100,7 +99,7 @@ function closeEarly(chat: EarlyChat): void {
 
 function startEarlyChat(): void {
   const state = session.getSnapshot();
-  if (firstTaken || earlyChat || state.status !== 'signed-in') return;
+  if (earlyChat || state.status !== 'signed-in') return;
   const user = chatUserOf(state.me);
   const chat: EarlyChat = {
     user,
@@ -134,10 +133,11 @@ function startEarlyChat(): void {
 const stopWatchingSession = session.subscribe(startEarlyChat);
 startEarlyChat();
 
-/** The early connection, when it is there for `user`; only the first ChatProvider asks. */
+/**
+ * The early connection, when it is there for `user`. Only the first ChatProvider finds one: it stops the session
+ * watch, so none starts after it.
+ */
 function takeEarlyChat(user: ChatUserInfo): EarlyChat | undefined {
-  if (firstTaken) return undefined;
-  firstTaken = true;
   stopWatchingSession();
   const chat = earlyChat;
   earlyChat = undefined;

@@ -150,7 +150,6 @@ export class EjabberdClusterDriver extends XmppDriver {
   joinRetries = 0;
   /** Clients on another node than the first whose first disco#info to the room went unanswered (250 ms). */
   unreachedAtFirst = 0;
-  private readonly registeredHere = new Set<string>();
 
   /**
    * Logs in on the client's node and joins `room`; a join the room never answers is dropped (socket closed) and
@@ -162,11 +161,10 @@ export class EjabberdClusterDriver extends XmppDriver {
    * before each such join, no join was lost in the runs made here.
    */
   private async joinRetrying(room: string, user: string, index: number, onMark: OnMark): Promise<RoomClient> {
-    const target = this.targets[index % this.targets.length] ?? this.server.target;
+    const target = this.targetOf(index);
     this.joins++;
     for (let attempt = 1; ; attempt++) {
-      const c = await XmppConnection.login(target, user, index, !this.registeredHere.has(user));
-      this.registeredHere.add(user);
+      const c = await this.login(user, index);
       if (target !== this.targets[0] && (await reachableFromRoom(c, room, target.mucDomain)) > 1)
         this.unreachedAtFirst++;
       const joined = c.joinRoom(room, onMark).then(() => true);

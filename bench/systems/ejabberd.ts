@@ -103,7 +103,7 @@ export async function startEjabberd(options: {
     fs.chownSync(p, owner.uid, owner.gid);
   }
   const node = `${options.nodePrefix ?? 'bench'}${port}@localhost`;
-  const driver = await launchXmppServer({
+  return launchXmppServer({
     name: 'ejabberd',
     version,
     command: [
@@ -123,12 +123,8 @@ export async function startEjabberd(options: {
     logFile: path.join(logs, 'error.log'),
     timeoutMs: 90_000,
     user: { name: 'ejabberd', ...owner },
-  }).catch(async (err: unknown) => {
-    await db?.drop().catch(() => undefined);
-    throw err;
+    database: db,
   });
-  driver.database = db;
-  return driver;
 }
 
 /** The numeric user and group ids of `user` from /etc/passwd (0 when unknown). */

@@ -55,7 +55,7 @@ export async function startProsody(options: { archive: boolean }): Promise<XmppD
   // The archive (when on) in a fresh PostgreSQL database, dropped when the driver stops.
   const db = options.archive ? await createArchiveDatabase() : undefined;
   fs.writeFileSync(cfg, config(dir, port, options.archive, db));
-  const driver = await launchXmppServer({
+  return launchXmppServer({
     name: 'Prosody',
     version,
     command: ['prosody', '-F', '--config', cfg],
@@ -63,10 +63,6 @@ export async function startProsody(options: { archive: boolean }): Promise<XmppD
     port,
     logFile: 'prosody.log',
     timeoutMs: 60_000,
-  }).catch(async (err: unknown) => {
-    await db?.drop().catch(() => undefined);
-    throw err;
+    database: db,
   });
-  driver.database = db;
-  return driver;
 }

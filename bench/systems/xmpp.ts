@@ -121,10 +121,15 @@ export class XmppDriver implements Driver {
     // MUC rooms are created by their first occupant, with the room defaults of the server config.
   }
 
-  private async login(user: string, index: number): Promise<XmppConnection> {
+  /** The node client `index` connects to. */
+  protected targetOf(index: number): XmppTarget {
+    return this.targets[index % this.targets.length] ?? this.server.target;
+  }
+
+  /** Logs `user` in on its node, registering it in-band on its first connection. */
+  protected async login(user: string, index: number): Promise<XmppConnection> {
     const register = !this.registered.has(user);
-    const target = this.targets[index % this.targets.length] ?? this.server.target;
-    const c = await XmppConnection.login(target, user, index, register);
+    const c = await XmppConnection.login(this.targetOf(index), user, index, register);
     this.registered.add(user);
     return c;
   }
@@ -198,8 +203,10 @@ export async function launchXmppServer(options: {
   logFile: string;
   timeoutMs: number;
   user?: { name: string; uid: number; gid: number };
+  /** The server's archive database, dropped when the start fails or the driver stops. */
+  database?: XmppDriver['database'];
 }): Promise<XmppDriver> {
-  const { name, version, command, dir, port, logFile, timeoutMs, user } = options;
+  const { name, version, command, dir, port, logFile, timeoutMs, user, database } = options;
   const child = spawn('taskset', ['-c', '0', ...command], {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: dir,
@@ -221,9 +228,11 @@ export async function launchXmppServer(options: {
   try {
     await waitListening(port, timeoutMs, () => child.exitCode === null, output);
   } catch (err) {
-    await stop();
+    await stop().finally(() => database?.drop().catch(() => undefined));
     throw err;
   }
   const target = { port, domain: 'localhost', mucDomain: 'conference.localhost' };
-  return new XmppDriver({ name, version, target, child, dir, output }, stop);
+  const driver = new XmppDriver({ name, version, target, child, dir, output }, stop);
+  driver.database = database;
+  return driver;
 }

@@ -79,7 +79,7 @@ export function rssBytes(pids: number[]): number {
   return kb * 1024;
 }
 
-/** CPU seconds of each process now. */
+/** CPU ticks of each process now, for {@link cpuSecondsSince}. */
 export function cpuSnapshot(pids: number[]): Map<number, number> {
   return new Map(pids.map((p) => [p, readStat(p)?.ticks ?? 0]));
 }

@@ -368,21 +368,20 @@ export async function twoNodes(
     };
     pairs.set(name, p);
     const failures: string[] = [];
-    // A fresh pair of nodes for each scenario, as the one-node runs get a fresh server (fan-out without archive).
-    try {
-      ctx.log(`  ${name}, 2 nodes, fan-out`);
-      p.fan2 = await onTwoNodes(name, false, (d) => runFanout(d, sizes.fanout), p);
-    } catch (err) {
-      failures.push(`fan-out: ${(err as Error).message.split('\n')[0]?.slice(0, 300)}`);
-      ctx.log(`  ${name} fan-out on 2 nodes failed: ${(err as Error).stack ?? String(err)}`);
-    }
-    try {
-      ctx.log(`  ${name}, 2 nodes, durable`);
-      p.dur2 = await onTwoNodes(name, true, (d) => runDurable(d, sizes.durable), p);
-    } catch (err) {
-      failures.push(`durable: ${(err as Error).message.split('\n')[0]?.slice(0, 300)}`);
-      ctx.log(`  ${name} durable on 2 nodes failed: ${(err as Error).stack ?? String(err)}`);
-    }
+    // A fresh pair of nodes for each scenario, as the one-node runs get a fresh server (fan-out without archive);
+    // a failure leaves that scenario's figures out and says why.
+    const attempt = async <T>(what: string, archive: boolean, run: (d: Driver) => Promise<T>) => {
+      try {
+        ctx.log(`  ${name}, 2 nodes, ${what}`);
+        return await onTwoNodes(name, archive, run, p);
+      } catch (err) {
+        failures.push(`${what}: ${(err as Error).message.split('\n')[0]?.slice(0, 300)}`);
+        ctx.log(`  ${name} ${what} on 2 nodes failed: ${(err as Error).stack ?? String(err)}`);
+        return undefined;
+      }
+    };
+    p.fan2 = await attempt('fan-out', false, (d) => runFanout(d, sizes.fanout));
+    p.dur2 = await attempt('durable', true, (d) => runDurable(d, sizes.durable));
     // Added p99 at the highest rate both passed, else at the first rate (ejabberd at full size, 1,000 members,
     // passes 10 msgs/s at best, so a loaded machine leaves it no passed step).
     p.common1 = p.fan1?.steps

@@ -5,9 +5,8 @@ import {
   type QueryChannelsRequest,
 } from '@caseroom/protocol';
 import type { ChatContext, Actor } from '../context.js';
-import { inputError, notAllowed } from '../errors.js';
-import { canReadChannel } from '../policy/capabilities.js';
-import { accessTo } from '../policy/channel-access.js';
+import { inputError } from '../errors.js';
+import { accessTo, checkActive, checkReadable } from '../policy/channel-access.js';
 import { write } from '../realtime/outbox.js';
 import { CHANNEL_COLUMNS, getChannel, getChannelWithViewer } from '../store/channels.js';
 import { CHANNEL_SORT, ChannelFilter } from '../store/channel-filter.js';
@@ -57,8 +56,8 @@ export async function queryChannel(
 }
 
 /**
- * The channel `cid` if it exists, once the actor may read it: the checks of `policy/channel-access` `accessTo` (an
- * active user who is a reader of the channel, same refusals) on the channel, member and user rows read together.
+ * The channel `cid` if it exists, once the actor may read it: the checks of `policy/channel-access` `accessTo` on
+ * the channel, member and user rows read together.
  */
 async function readableChannel(
   ctx: ChatContext,
@@ -72,15 +71,9 @@ async function readableChannel(
   const found = await getChannelWithViewer(ctx.db, cid, actor.userId);
   if (!found) return undefined;
   const { user, member } = found;
-  if (user?.deactivated_at || user?.deleted_at) {
-    throw notAllowed(`User "${actor.userId}" is ${user.deleted_at ? 'deleted' : 'deactivated'}`);
-  }
-  if (!canReadChannel({ member })) {
-    throw notAllowed(`User "${actor.userId}" is not allowed to read channel "${cid}"`);
-  }
-  return member
-    ? { channel: found.channel, viewer: { member, user, rules: found.rules.map(presentRule) } }
-    : { channel: found.channel };
+  checkActive(actor.userId, user);
+  checkReadable(actor, cid, { member });
+  return { channel: found.channel, viewer: { member, user, rules: found.rules.map(presentRule) } };
 }
 
 /** Channel rows matching a filter; a user only ever sees channels they are a member of. */

@@ -29,7 +29,8 @@ export async function viewerOf(
   return { role: roleOf(actor, user), member, rules };
 }
 
-function checkActive(userId: string, user: UserRow | undefined): void {
+/** Throws 403 (code 17) when the user is deactivated or deleted. */
+export function checkActive(userId: string, user: UserRow | undefined): void {
   if (user?.deactivated_at || user?.deleted_at) {
     throw notAllowed(`User "${userId}" is ${user.deleted_at ? 'deleted' : 'deactivated'}`);
   }
@@ -79,12 +80,17 @@ export async function accessTo(q: Queryable, actor: Actor, channel: ChannelRow):
   return checkedAccess(actor, channel, viewer);
 }
 
-function checkedAccess(actor: Actor, channel: ChannelRow, viewer: ChannelViewer): ChannelAccess {
+/** Throws 403 (code 17) unless the viewer is a reader of channel `cid` (see `canReadChannel`). */
+export function checkReadable(actor: Actor, cid: string, viewer: Pick<ChannelViewer, 'member'>): void {
   if (!canReadChannel(viewer)) {
     throw notAllowed(
-      `User "${actor.kind === 'user' ? actor.userId : ''}" is not allowed to read channel "${channel.cid}"`,
+      `User "${actor.kind === 'user' ? actor.userId : ''}" is not allowed to read channel "${cid}"`,
     );
   }
+}
+
+function checkedAccess(actor: Actor, channel: ChannelRow, viewer: ChannelViewer): ChannelAccess {
+  checkReadable(actor, channel.cid, viewer);
   return { channel, viewer, caps: new Set(ownCapabilities(channel, viewer)) };
 }
 

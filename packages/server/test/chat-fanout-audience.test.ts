@@ -42,7 +42,9 @@ describe('Realtime fan-out audience', () => {
       await realtime.publish(deliveries);
       await new Promise((resolve) => setImmediate(resolve));
     };
-    return { realtime, got, connect, deliver };
+    /** The `n` of each event a connection was handed, in order. */
+    const ns = (id: string) => (got.get(id) ?? []).map((f) => (JSON.parse(f) as { n: number }).n);
+    return { realtime, connect, deliver, ns };
   }
 
   const event = (n: number) => ({
@@ -53,7 +55,7 @@ describe('Realtime fan-out audience', () => {
   });
 
   it('hands each connection an event once, also when its user is named twice, and every event in order', async () => {
-    const { realtime, got, connect, deliver } = await node();
+    const { realtime, connect, deliver, ns } = await node();
     connect('a1', 'alice');
     connect('a2', 'alice', { prepared: false });
     connect('b1', 'bob');
@@ -63,7 +65,6 @@ describe('Realtime fan-out audience', () => {
       { users: ['bob', 'bob'], event: event(2) },
       { users: ['alice'], event: event(3) },
     );
-    const ns = (id: string) => (got.get(id) ?? []).map((f) => (JSON.parse(f) as { n: number }).n);
     expect(ns('a1')).toEqual([1, 3]);
     expect(ns('a2')).toEqual([1, 3]);
     expect(ns('b1')).toEqual([1, 2]);
@@ -72,7 +73,7 @@ describe('Realtime fan-out audience', () => {
   });
 
   it('narrows by watching and by presence', async () => {
-    const { realtime, got, connect, deliver } = await node();
+    const { realtime, connect, deliver, ns } = await node();
     connect('w', 'alice', { watching: ['messaging:a'] });
     connect('n', 'alice');
     connect('p', 'bob', { presence: true });
@@ -82,7 +83,6 @@ describe('Realtime fan-out audience', () => {
       { users: ['alice'], event: event(2), watch: 'not-watching' },
       { users: ['bob'], event: event(3), presence: true },
     );
-    const ns = (id: string) => (got.get(id) ?? []).map((f) => (JSON.parse(f) as { n: number }).n);
     expect(ns('w')).toEqual([1]);
     expect(ns('n')).toEqual([2]);
     expect(ns('p')).toEqual([3]);

@@ -13,40 +13,31 @@ interface RawResponse {
   body: Buffer;
 }
 
-/** A POST of JSON whose answer's body is left as sent. */
-function rawPost(url: string, headers: Record<string, string>, body: unknown): Promise<RawResponse> {
+/** A request whose answer's body is left as sent (fetch would decompress it). */
+function rawRequest(url: string, options: http.RequestOptions, body?: string): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: 'POST', headers: { ...headers, 'content-type': 'application/json' } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-        res.on('error', reject);
-      },
-    );
+    const req = http.request(url, options, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    });
     req.on('error', reject);
-    req.end(JSON.stringify(body));
+    req.end(body);
   });
 }
 
-/** A GET whose body is left as sent (fetch would decompress it). */
+/** A POST of JSON whose answer's body is left as sent. */
+function rawPost(url: string, headers: Record<string, string>, body: unknown): Promise<RawResponse> {
+  const options = { method: 'POST', headers: { ...headers, 'content-type': 'application/json' } };
+  return rawRequest(url, options, JSON.stringify(body));
+}
+
+/** A GET whose body is left as sent. */
 function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-        res.on('error', reject);
-      })
-      .on('error', reject);
-  });
+  return rawRequest(url, { headers });
 }
 
 /** The web build as the server serves it: precompressed siblings, cache headers, the single-page fallback. */

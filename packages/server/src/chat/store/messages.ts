@@ -104,18 +104,12 @@ export async function listMessages(
     if (rows.length === 0) await seqOf(id);
     return rows;
   };
-  if (page.id_around) {
-    const at = seqAt(page.id_around);
-    const older = await before(`seq < ${at}`, Math.floor(limit / 2));
-    const rest = await after(`seq >= ${at}`, limit - older.length);
-    return checked([...older, ...rest], page.id_around);
-  }
-  if (page.created_at_around) {
-    const value = p(new Date(page.created_at_around));
-    const older = await before(`created_at < ${value}`, Math.floor(limit / 2));
-    const rest = await after(`created_at >= ${value}`, limit - older.length);
-    return [...older, ...rest];
-  }
+  const around = async (column: string, value: string) => {
+    const older = await before(`${column} < ${value}`, Math.floor(limit / 2));
+    return [...older, ...(await after(`${column} >= ${value}`, limit - older.length))];
+  };
+  if (page.id_around) return checked(await around('seq', seqAt(page.id_around)), page.id_around);
+  if (page.created_at_around) return around('created_at', p(new Date(page.created_at_around)));
   if (page.id_lt) return checked(await before(`seq < ${seqAt(page.id_lt)}`, limit), page.id_lt);
   if (page.id_lte) return checked(await before(`seq <= ${seqAt(page.id_lte)}`, limit), page.id_lte);
   if (page.id_gt) return checked(await after(`seq > ${seqAt(page.id_gt)}`, limit), page.id_gt);

@@ -12,6 +12,7 @@ export default tseslint.config(
       'coverage/**',
       'test-results/**',
       'bench/results/**',
+      'chaos/results/**',
     ],
   },
   js.configs.recommended,

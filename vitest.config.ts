@@ -27,6 +27,7 @@ export default defineConfig({
             'packages/server/test/**/*.test.ts',
             'packages/sdk/test/**/*.test.ts',
             'bench/**/*.test.ts',
+            'chaos/**/*.test.ts',
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,

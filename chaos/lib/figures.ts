@@ -45,17 +45,27 @@ export function faultAround(record: SendRecord | undefined, faults: Fault[]): st
 
 const bump = (map: Record<string, number>, key: string) => (map[key] = (map[key] ?? 0) + 1);
 
+/** `send` overlapped one of the receiver's own outages (it was reconnecting and catching up). */
+function duringOutage(record: SendRecord | undefined, receiver: Receiver): boolean {
+  return !!record && receiver.outages.some((o) => record.endedAt >= o.from && record.startedAt <= o.to);
+}
+
 export function computeFigures(
   truth: Map<string, string[]>,
   receivers: Receiver[],
   records: SendRecord[],
   faults: Fault[],
+  origin: number,
 ): Figures {
   const examples: Record<string, string[]> = {};
-  const example = (key: string, text: string) => {
+  const example = (key: string, text: string, max = 10) => {
     const list = (examples[key] ??= []);
-    if (list.length < 10) list.push(text);
+    if (list.length < max) list.push(text);
   };
+  const at = (r: SendRecord | undefined) =>
+    r
+      ? `sent ${((r.startedAt - origin) / 1000).toFixed(1)}-${((r.endedAt - origin) / 1000).toFixed(1)} s`
+      : '';
   const byId = new Map(records.map((r) => [r.id, r]));
   const position = new Map<string, Map<string, number>>();
   for (const [channel, order] of truth) position.set(channel, new Map(order.map((id, i) => [id, i])));
@@ -104,10 +114,16 @@ export function computeFigures(
       if (rcv.seen.has(id)) continue;
       neverRecovered++;
       const record = byId.get(id);
-      bump(neverRecoveredByKind, faultAround(record, faults));
+      const reconnecting = duringOutage(record, rcv) ? ', receiver reconnecting' : ', receiver connected';
+      const kind = `${faultAround(record, faults)}${reconnecting}`;
+      bump(neverRecoveredByKind, kind);
       const acked = record && acknowledged(record) ? 'acknowledged' : 'not acknowledged';
       bump(neverRecoveredByReceiver, `receiver on node ${rcv.home}, send ${acked}`);
-      example('neverRecovered', `${rcv.user} (node ${rcv.home}): ${id} (${faultAround(record, faults)})`);
+      example(
+        `neverRecovered, ${kind}`,
+        `${rcv.user} (node ${rcv.home}): ${id}, ${at(record)} via node ${record?.home}`,
+        4,
+      );
     }
     const screen = rcv.screen().filter((id) => pos.has(id));
     const sorted = [...screen].sort((a, b) => (pos.get(a) as number) - (pos.get(b) as number));

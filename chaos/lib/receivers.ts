@@ -15,8 +15,8 @@ export class Receiver {
   readonly duplicated = new Set<string>();
   /** Neighbours shown, `before\nafter`, in any message set at any moment. */
   readonly neighbours = new Set<string>();
-  /** Milliseconds from losing the connection to the SDK's `connection.recovered`, one per outage. */
-  readonly recoveries: number[] = [];
+  /** Each outage: from losing the connection to the SDK's `connection.recovered` (epoch ms). */
+  readonly outages: { from: number; to: number }[] = [];
   /** When `seen` last grew. */
   lastNewAt = Date.now();
   client: ChatClient | undefined;
@@ -45,7 +45,7 @@ export class Receiver {
     });
     client.on('connection.recovered', () => {
       if (this.offlineSince === undefined) return;
-      this.recoveries.push(Date.now() - this.offlineSince);
+      this.outages.push({ from: this.offlineSince, to: Date.now() });
       this.offlineSince = undefined;
     });
     const channel = client.channel('messaging', this.channelId);

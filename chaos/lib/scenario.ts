@@ -136,14 +136,14 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
     const settle = { seconds: Math.round((Date.now() - settleStart) / 100) / 10, complete };
     log(`settled in ${settle.seconds} s (${complete ? 'every receiver caught up' : 'some never caught up'})`);
 
-    const figures = computeFigures(truth, receivers, records, faults);
+    const figures = computeFigures(truth, receivers, records, faults, loadStart);
     const acked = records.filter(acknowledged);
     const redis = faults.find((f) => f.kind === 'redis');
     const inRedis = (r: SendRecord) => !!redis && r.endedAt >= redis.at && r.startedAt <= redis.upAt;
     const outcomes: Record<string, number> = {};
     for (const r of records) outcomes[String(r.outcome)] = (outcomes[String(r.outcome)] ?? 0) + 1;
     const latencies = acked.map((r) => r.endedAt - r.startedAt).sort((a, b) => a - b);
-    const outages = receivers.flatMap((r) => r.recoveries).sort((a, b) => a - b);
+    const outages = receivers.flatMap((r) => r.outages.map((x) => x.to - x.from)).sort((a, b) => a - b);
     return {
       options,
       figures,

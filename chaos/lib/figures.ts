@@ -26,6 +26,16 @@ export interface Figures {
   neverRecoveredByKind: Record<string, number>;
   /** Never-recovered messages by the receiver's home node and whether the send was acknowledged. */
   neverRecoveredByReceiver: Record<string, number>;
+  /** Per receiver: home node, outages, messages shown, and its share of the figures. */
+  perReceiver: {
+    user: string;
+    home: number;
+    outages: number;
+    shown: number;
+    duplicates: number;
+    orderDifferences: number;
+    neverRecovered: number;
+  }[];
   /** Up to 10 examples of each failing figure. */
   examples: Record<string, string[]>;
 }
@@ -89,7 +99,9 @@ export function computeFigures(
   let finalScreensOutOfOrder = 0;
   const neverRecoveredByKind: Record<string, number> = {};
   const neverRecoveredByReceiver: Record<string, number> = {};
+  const perReceiver: Figures['perReceiver'] = [];
   for (const rcv of receivers) {
+    const before = { orderDifferences, neverRecovered };
     const pos = position.get(rcv.channelId) ?? new Map<string, number>();
     duplicates += rcv.duplicated.size;
     for (const id of rcv.duplicated) example('duplicates', `${rcv.user}: ${id}`);
@@ -125,6 +137,15 @@ export function computeFigures(
         4,
       );
     }
+    perReceiver.push({
+      user: rcv.user,
+      home: rcv.home,
+      outages: rcv.outages.length,
+      shown: rcv.seen.size,
+      duplicates: rcv.duplicated.size,
+      orderDifferences: orderDifferences - before.orderDifferences,
+      neverRecovered: neverRecovered - before.neverRecovered,
+    });
     const screen = rcv.screen().filter((id) => pos.has(id));
     const sorted = [...screen].sort((a, b) => (pos.get(a) as number) - (pos.get(b) as number));
     if (screen.some((id, i) => sorted[i] !== id)) finalScreensOutOfOrder++;
@@ -139,6 +160,7 @@ export function computeFigures(
     finalScreensOutOfOrder,
     neverRecoveredByKind,
     neverRecoveredByReceiver,
+    perReceiver,
     examples,
   };
 }

@@ -70,6 +70,16 @@ export function toMarkdown(
     ],
     ['error log lines per node (last 20 kB)', result.nodeErrorLines.join(', ')],
   ]);
+  lines.push('## Receivers', '');
+  lines.push(
+    '| receiver | home node | outages | messages shown | duplicates | order differences | never recovered |',
+  );
+  lines.push('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const r of f.perReceiver)
+    lines.push(
+      `| ${r.user} | ${r.home} | ${r.outages} | ${r.shown} | ${r.duplicates} | ${r.orderDifferences} | ${r.neverRecovered} |`,
+    );
+  lines.push('');
   lines.push('## Faults (ms since the load started)', '');
   for (const fault of result.faults)
     lines.push(

@@ -127,7 +127,8 @@ export function computeFigures(
       neverRecovered++;
       const record = byId.get(id);
       const reconnecting = duringOutage(record, rcv) ? ', receiver reconnecting' : ', receiver connected';
-      const kind = `${faultAround(record, faults)}${reconnecting}`;
+      const event = rcv.events.has(id) ? ', event dispatched but never shown' : ', no event';
+      const kind = `${faultAround(record, faults)}${reconnecting}${event}`;
       bump(neverRecoveredByKind, kind);
       const acked = record && acknowledged(record) ? 'acknowledged' : 'not acknowledged';
       bump(neverRecoveredByReceiver, `receiver on node ${rcv.home}, send ${acked}`);

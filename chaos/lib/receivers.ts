@@ -17,6 +17,10 @@ export class Receiver {
   readonly neighbours = new Set<string>();
   /** Each outage: from losing the connection to the SDK's `connection.recovered` (epoch ms). */
   readonly outages: { from: number; to: number }[] = [];
+  /** Message ids of the `message.new` events the client dispatched for the channel (live or from a sync). */
+  readonly events = new Set<string>();
+  /** The SDK's own warnings and errors (its `logger`), by message. */
+  readonly warnings = new Map<string, number>();
   /** When `seen` last grew. */
   lastNewAt = Date.now();
   client: ChatClient | undefined;
@@ -36,6 +40,11 @@ export class Receiver {
       apiKey: API_KEY,
       baseUrl: `http://127.0.0.1:${this.balancerPort}/chat`,
       WebSocket,
+      logger: (level, message) => {
+        if (level !== 'warn' && level !== 'error') return;
+        const key = `${level}: ${message.slice(0, 120)}`;
+        this.warnings.set(key, (this.warnings.get(key) ?? 0) + 1);
+      },
     });
     this.client = client;
     await client.connectUser({ id: this.user }, async () => signToken({ user_id: this.user }));
@@ -47,6 +56,9 @@ export class Receiver {
       if (this.offlineSince === undefined) return;
       this.outages.push({ from: this.offlineSince, to: Date.now() });
       this.offlineSince = undefined;
+    });
+    client.on('message.new', (event) => {
+      if (event.cid === `messaging:${this.channelId}`) this.events.add(event.message.id);
     });
     const channel = client.channel('messaging', this.channelId);
     this.channel = channel;

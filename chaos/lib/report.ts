@@ -70,6 +70,11 @@ export function toMarkdown(
     ],
     ['error log lines per node (last 20 kB)', result.nodeErrorLines.join(', ')],
   ]);
+  const warnings = Object.entries(result.sdkWarnings);
+  if (warnings.length) {
+    lines.push("The receivers' SDK logged (warnings and errors, all receivers):", '');
+    table(warnings);
+  }
   lines.push('## Receivers', '');
   lines.push(
     '| receiver | home node | outages | messages shown | duplicates | order differences | never recovered |',

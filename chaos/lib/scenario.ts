@@ -41,6 +41,8 @@ export interface ChaosResult {
   settle: { seconds: number; complete: boolean };
   /** Lines of `"level":50` and above (pino errors) in each node's output (last 20 kB of it). */
   nodeErrorLines: number[];
+  /** The SDK's warnings and errors over all receivers, by message. */
+  sdkWarnings: Record<string, number>;
   /** The last 20 kB of each node's output (written beside the report, not into it). */
   nodeLogs: string[];
 }
@@ -173,6 +175,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosResult> {
       settle,
       nodeErrorLines: cluster.nodes.map((n) => (n.output().match(/"level":(50|60)/g) ?? []).length),
       nodeLogs: cluster.nodes.map((n) => n.output()),
+      sdkWarnings: receivers.reduce<Record<string, number>>((all, r) => {
+        for (const [k, v] of r.warnings) all[k] = (all[k] ?? 0) + v;
+        return all;
+      }, {}),
     };
   } finally {
     for (const r of receivers) await r.close();

@@ -4,6 +4,8 @@ import type { Platform } from '../platform/context.js';
 import type { ChatContext } from './context.js';
 import { ChatError } from './errors.js';
 import { Realtime } from './realtime/fanout.js';
+import { Relay } from './realtime/relay.js';
+import { JobRunner } from './jobs.js';
 import { pruneEvents } from './actions/sync.js';
 import { pruneTasks } from './actions/tasks.js';
 import { activityRoutes } from './routes/activity.js';
@@ -34,12 +36,18 @@ export interface ChatModule {
   server: ChatServerApi;
   /** Per-user, per-endpoint rate limits (configurable, e.g. by tests). */
   rateLimits: RateLimits;
+  /** The fan-out (tests reach its hooks, e.g. `dropPublishes`). */
+  realtime: Realtime;
+  /** The relay of recorded events the bus did not bring (realtime/relay). */
+  relay: Relay;
+  /** Scheduled jobs: event and task pruning (chat/jobs). */
+  jobs: JobRunner;
   /** Closes sockets and bus subscriptions. */
   close(): Promise<void>;
 }
 
-/** How often a node drops events past the sync retention window. */
-const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+/** How often the event table and the task table are pruned. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /** Maps any failure to the chat error shape `{code, message, StatusCode}` (chat-spec §8). */
 function toChatError(err: FastifyError | Error): ChatError {
@@ -102,16 +110,22 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
     { prefix: '/chat' },
   );
 
-  const prune = setInterval(() => {
-    pruneTasks(ctx).catch((err: unknown) => platform.log.warn({ err }, 'pruning chat tasks failed'));
-    pruneEvents(ctx).catch((err: unknown) => platform.log.warn({ err }, 'pruning chat events failed'));
-  }, PRUNE_INTERVAL_MS);
-  prune.unref();
+  const relay = new Relay(platform.db, realtime, platform.log);
+  await relay.start();
+  const jobs = new JobRunner(platform.db, platform.log, [
+    { name: 'prune-events', everyMs: PRUNE_EVERY_MS, run: (now) => pruneEvents(ctx, now) },
+    { name: 'prune-tasks', everyMs: PRUNE_EVERY_MS, run: () => pruneTasks(ctx) },
+  ]);
+  await jobs.start();
 
   return {
     server: createServerApi(ctx),
+    realtime,
+    relay,
+    jobs,
     close: async () => {
-      clearInterval(prune);
+      relay.stop();
+      jobs.stop();
       await realtime.close();
       await ctx.rateLimits.close();
     },

@@ -9,7 +9,7 @@ import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed, notFound } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
 import { presentUser } from '../presenters/user.js';
-import { write } from '../realtime/outbox.js';
+import { lockSeq, write } from '../realtime/outbox.js';
 import { memberIds, readerSql } from '../store/channels.js';
 import type { MessageRow } from '../store/rows.js';
 import { getUser } from '../store/users.js';
@@ -137,6 +137,7 @@ export async function updateThread(
       'update this thread',
     );
     const { title, ...custom } = set;
+    await lockSeq(q, out, row.cid);
     await q.query(
       `INSERT INTO chat_threads (parent_id, cid, title, custom) VALUES ($1, $2, $3, $4::jsonb)
        ON CONFLICT (parent_id) DO UPDATE SET
@@ -171,6 +172,7 @@ export async function markThreadRead(ctx: ChatContext, actor: Actor, cid: string
     requireCapability(access, 'read-events', 'send read events');
     const { row } = await messageForActor(q, actor, parentId);
     if (row.cid !== cid || row.parent_id) throw inputError(`message ${parentId} is not a thread of ${cid}`);
+    await lockSeq(q, out, cid);
     const last = await q.query<{ id: string }>(
       'SELECT id FROM chat_messages WHERE parent_id = $1 ORDER BY seq DESC LIMIT 1',
       [parentId],

@@ -1,9 +1,8 @@
 import type { ChatEvent, SyncCursor, SyncRequest } from '@caseroom/protocol';
 import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed } from '../errors.js';
+import { readableChannelSql, syncEventReadableSql } from '../policy/read-access.js';
 import { presentRecorded, RECORDED_COLUMNS, type RecordedRow } from '../realtime/recorded.js';
-import { readerSql } from '../store/channels.js';
-import { cutoff } from '../store/messages.js';
 
 /** Events are kept this long for sync (DESIGN: 30 days); the `prune-events` job drops older ones. */
 export const EVENT_RETENTION_DAYS = 30;
@@ -14,14 +13,16 @@ interface Readable {
   cid: string;
   last_seq: number;
   joined_seq: number;
-  cut: Date | null;
+  truncated_at: Date | null;
+  history_cleared_at: Date | null;
 }
 
 /**
  * `POST /chat/sync`: the events the user missed, per channel after the cursor's `seq` (or after `last_sync_at`
  * for a channel without one), and their own notifications after the cursor's `notifications` id, in order.
- * Only channels the user may read now (`readerSql`), only events after they joined (`joined_seq`), and each
- * message as it is now (realtime/recorded: nothing deleted, truncated or hidden comes back). The answer's
+ * Only channels the user may read now and only events after they joined (policy/read-access's SQL forms; the
+ * member's `joined_seq` bounds the numbers too), and each message as it is now, if the reader may see it
+ * (realtime/recorded: nothing deleted, truncated or hidden comes back). The answer's
  * `cursor` is where to continue from; `more` says the answer stopped at its cap.
  */
 export async function syncEvents(
@@ -44,9 +45,9 @@ export async function syncEvents(
 
   // The channels the user may read now, with their counter, the user's place and view cut-off.
   const readable = await ctx.db.query<Readable>(
-    `SELECT c.cid, c.last_seq, m.joined_seq, GREATEST(c.truncated_at, m.history_cleared_at) AS cut
+    `SELECT c.cid, c.last_seq, m.joined_seq, c.truncated_at, m.history_cleared_at
        FROM chat_channels c JOIN chat_members m ON m.cid = c.cid AND m.user_id = $1
-      WHERE c.cid = ANY($2) AND c.deleted_at IS NULL AND ${readerSql('m')}`,
+      WHERE c.cid = ANY($2) AND ${readableChannelSql('c', 'm')}`,
     [userId, cids],
   );
   const channels = readable.rows;
@@ -54,9 +55,9 @@ export async function syncEvents(
   const channelRows = await ctx.db.query<RecordedRow>(
     `SELECT ${RECORDED_COLUMNS} FROM unnest($1::text[], $2::bigint[], $3::timestamptz[]) AS k(cid, after, since)
        JOIN chat_events e ON e.cid = k.cid AND e.seq > k.after
-      WHERE k.since IS NULL OR e.created_at > k.since
+      WHERE (k.since IS NULL OR e.created_at > k.since) AND ${syncEventReadableSql('e', '$4')}
       ORDER BY e.cid COLLATE "C", e.seq LIMIT ${SYNC_MAX_EVENTS + 1}`,
-    [channels.map((c) => c.cid), starts, channels.map((c) => (after.has(c.cid) ? null : since))],
+    [channels.map((c) => c.cid), starts, channels.map((c) => (after.has(c.cid) ? null : since)), userId],
   );
   const channelMore = channelRows.rows.length > SYNC_MAX_EVENTS;
   const kept = channelRows.rows.slice(0, SYNC_MAX_EVENTS);
@@ -96,8 +97,10 @@ export async function syncEvents(
       : (lastGiven.get(c.cid) ?? starts[i] ?? 0);
   });
 
-  const cutoffs = new Map(channels.map((c) => [c.cid, cutoff(c.cut)]));
-  const events = await presentRecorded(ctx.db, [...kept, ...notifs], userId, cutoffs);
+  const events = await presentRecorded(ctx.db, [...kept, ...notifs], {
+    userId,
+    channels: new Map(channels.map((c) => [c.cid, c])),
+  });
   return { events: events as ChatEvent[], more: channelMore || notifMore, cursor };
 }
 

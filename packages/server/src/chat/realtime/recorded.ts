@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
+import { isMessageVisible } from '../policy/read-access.js';
 import { presentMessage } from '../presenters/message.js';
 import { loadLookups, messageColumns } from '../store/messages.js';
 import type { MessageRow } from '../store/rows.js';
@@ -19,6 +20,16 @@ export interface RecordedRow {
 /** The columns of {@link RecordedRow} from `chat_events e`. */
 export const RECORDED_COLUMNS =
   'e.id, e.cid, e.seq, e.user_id, e.type, e.message_id, e.payload, e.created_at';
+
+function visible(row: MessageRow, viewer: RecordedViewer, hidden: ReadonlySet<string>): boolean {
+  const view = viewer.channels.get(row.cid);
+  return isMessageVisible(row, {
+    userId: viewer.userId,
+    member: { history_cleared_at: view?.history_cleared_at ?? null },
+    channel: { truncated_at: view?.truncated_at ?? null },
+    hidden,
+  });
+}
 
 /** A message that no longer exists (hard-deleted, or gone with its channel's truncation): a deleted stub. */
 function goneMessage(id: string, cid: string, seq: number | null, at: Date): MessageRow {
@@ -51,19 +62,25 @@ function goneMessage(id: string, cid: string, seq: number | null, at: Date): Mes
   };
 }
 
+/** A reader's view of the channels of the events presented (for the read rule's message visibility). */
+export interface RecordedViewer {
+  userId: string;
+  channels: ReadonlyMap<string, { truncated_at: Date | null; history_cleared_at: Date | null }>;
+}
+
 /**
- * Recorded events as `viewerId` gets them now (undefined: the shared view live events carry). A message event shows
- * its message as it is NOW, through the message presenter: deleted, hidden-for-me and edited messages show as such,
- * never their old content. An event about a message that is gone, or that lies at or before the viewer's cut-off of
- * its channel (`cutoffs`: truncation, cleared history), is left out, except `message.deleted`, which shows a
- * deleted stub (the client must drop the message).
+ * Recorded events as `viewer` gets them now (undefined: the shared view live events carry). A message event shows
+ * its message as it is NOW, through the message presenter: deleted and edited messages show as such, never their
+ * old content. An event about a message that is gone, or that the viewer may not see (policy/read-access
+ * `isMessageVisible`: hidden for them, truncated, before the history they cleared), is left out, except
+ * `message.deleted`, which shows a deleted stub without `seq` (the client drops the message).
  */
 export async function presentRecorded(
   q: Queryable,
   rows: readonly RecordedRow[],
-  viewerId: string | undefined,
-  cutoffs: ReadonlyMap<string, Date | null> = new Map(),
+  viewer: RecordedViewer | undefined,
 ): Promise<WireEvent[]> {
+  const viewerId = viewer?.userId;
   const ids = [...new Set(rows.flatMap((r) => (r.message_id ? [r.message_id] : [])))];
   const messages = new Map<string, MessageRow>();
   if (ids.length > 0) {
@@ -84,9 +101,8 @@ export async function presentRecorded(
     } as WireEvent;
     if (r.message_id) {
       const cid = r.cid ?? (typeof r.payload.cid === 'string' ? r.payload.cid : '');
-      const cut = cutoffs.get(cid);
       let row = messages.get(r.message_id);
-      if (row && cut && row.created_at.getTime() <= cut.getTime()) row = undefined;
+      if (row && viewer && !visible(row, viewer, lookups.hiddenForViewer)) row = undefined;
       if (!row && r.type !== 'message.deleted') continue;
       const shown = presentMessage(row ?? goneMessage(r.message_id, cid, null, r.created_at), lookups);
       if (!row) delete shown.seq;

@@ -67,6 +67,13 @@ describe('seq', () => {
       messages: { limit: 100 },
     });
     expect(page.body.messages.map((m) => m.seq)).toEqual(seqs);
+
+    // The event table holds a reference per message event, never a copy of the message (stored once).
+    const stored = await a.db.query<{ message_id: string | null; payload: string }>(
+      `SELECT message_id, payload::text AS payload FROM chat_events WHERE cid = 'messaging:seq-race' AND type = 'message.new'`,
+    );
+    expect(stored.rows).toHaveLength(2 * n);
+    expect(stored.rows.every((r) => r.message_id !== null && !r.payload.includes('from '))).toBe(true);
     await watcher.close();
   });
 });

@@ -10,13 +10,23 @@ interface StagedRecord {
 }
 
 /**
- * The event as the table keeps it: a reference to its message (`message_id`) instead of a copy, and neither its
- * `seq` nor its `cid` (columns of their own). Sync and the relay present the message as it is when they read it.
+ * The event as the table keeps it: a reference to its message (`message_id`) instead of a copy — for a thread
+ * event, its parent message; the thread with its replies is presented anew — and not its `seq` (a column).
+ * Sync and the relay present the message (or thread) as it is when they read it: a message is stored once.
  */
 export function storedPayload(event: WireEvent): { payload: string; messageId: string | null } {
-  const { message, seq: _seq, ...rest } = event as WireEvent & { message?: { id?: unknown }; seq?: unknown };
-  const messageId = message && typeof message.id === 'string' ? message.id : null;
-  return { payload: JSON.stringify(rest), messageId };
+  const {
+    message,
+    thread,
+    seq: _seq,
+    ...rest
+  } = event as WireEvent & {
+    message?: { id?: unknown };
+    thread?: { parent_message_id?: unknown };
+    seq?: unknown;
+  };
+  const id = message?.id ?? thread?.parent_message_id;
+  return { payload: JSON.stringify(rest), messageId: typeof id === 'string' ? id : null };
 }
 
 /**

@@ -1,8 +1,10 @@
+import { THREAD_DEFAULTS } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
 import { isMessageVisible } from '../policy/read-access.js';
 import { presentMessage } from '../presenters/message.js';
 import { loadLookups, messageColumns } from '../store/messages.js';
 import type { MessageRow } from '../store/rows.js';
+import { presentThreads } from '../views/threads.js';
 import type { WireEvent } from './fanout.js';
 
 /** A row of `chat_events` (migration 0018): a reference to its message, not a copy. */
@@ -104,6 +106,13 @@ export async function presentRecorded(
       let row = messages.get(r.message_id);
       if (row && viewer && !visible(row, viewer, lookups.hiddenForViewer)) row = undefined;
       if (!row && r.type !== 'message.deleted') continue;
+      if (r.type === 'thread.updated') {
+        const [thread] = row ? await presentThreads(q, [row], viewerId, THREAD_DEFAULTS.get) : [];
+        if (!thread) continue;
+        event.thread = thread;
+        events.push(event);
+        continue;
+      }
       const shown = presentMessage(row ?? goneMessage(r.message_id, cid, null, r.created_at), lookups);
       if (!row) delete shown.seq;
       event.message = shown;

@@ -78,6 +78,43 @@ describe('seq', () => {
   });
 });
 
+describe('seq under mixed writes', () => {
+  it('keeps the numbers consecutive when sends, reads, reactions, edits and replies race (no deadlock, no 500)', async () => {
+    const ana = await chatUser(a, 'mix-ana', 'Ana');
+    const ben = await chatUser(b, 'mix-ben', 'Ben');
+    await channel(ana, 'mix', ['mix-ana', 'mix-ben']);
+    const cid = 'messaging:mix';
+    const base = await send(ana, cid, 'mix-0', 'first');
+    const ops: Array<Promise<{ status: number }>> = [];
+    for (let i = 1; i <= 6; i++) {
+      ops.push(send(ana, cid, `mix-a${i}`, `a${i}`));
+      ops.push(send(ben, cid, `mix-b${i}`, `b${i}`));
+      ops.push(ben.call('POST', '/channels/messaging/mix/read', {}));
+      ops.push(ana.call('POST', '/channels/read', {}));
+      ops.push(ben.call('POST', '/messages/mix-0/reaction', { reaction: { type: `r${i}` } }));
+      ops.push(ana.call('POST', '/messages/mix-0', { message: { text: `first, edit ${i}` } }));
+      ops.push(
+        ben.call('POST', '/channels/messaging/mix/message', {
+          message: { id: `mix-r${i}`, text: `reply ${i}`, parent_id: 'mix-0' },
+        }),
+      );
+    }
+    const answers = await Promise.all(ops);
+    expect(answers.map((r) => r.status).filter((s) => s !== 200 && s !== 201)).toEqual([]);
+    const { rows } = await a.db.query<{ seq: number }>(
+      'SELECT seq FROM chat_events WHERE cid = $1 AND seq > $2 ORDER BY seq',
+      [cid, base.body.message.seq],
+    );
+    const seqs = rows.map((r) => Number(r.seq));
+    const first = Number(base.body.message.seq) + 1;
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => first + i));
+    const last = await a.db.query<{ last_seq: number }>('SELECT last_seq FROM chat_channels WHERE cid = $1', [
+      cid,
+    ]);
+    expect(Number(last.rows[0]?.last_seq)).toBe(seqs.at(-1));
+  });
+});
+
 describe('relay', () => {
   it('delivers events committed but never published (a node dying between commit and publish)', async () => {
     const onA = await chatUser(a, 'relay-ana', 'Ana');

@@ -69,6 +69,7 @@ export async function answerInvite(ctx: ChatContext, actor: Actor, cid: string, 
     if (member.invite_accepted_at || member.invite_rejected_at) {
       throw inputError('the invite was already answered');
     }
+    await lockSeq(q, out, cid);
     await q.query(
       `UPDATE chat_members SET ${accept ? 'invite_accepted_at' : 'invite_rejected_at'} = now(),
               last_read = now(), updated_at = now()

@@ -49,9 +49,14 @@ export interface LimitState {
   reset: number;
 }
 
+/** How long a rate-limit count may wait on Redis before this node counts in memory instead (a frozen Redis). */
+export const LIMIT_REDIS_TIMEOUT_MS = 250;
+
 /**
  * Per-user, per-endpoint rate limits with rate-limiter-flexible: in memory on one node, in Redis (shared by every
- * node) when REDIS_URL is set. Exceeding one answers code 9 / HTTP 429 (chat-spec §8).
+ * node) when REDIS_URL is set. Exceeding one answers code 9 / HTTP 429 (chat-spec §8). While Redis is down or does
+ * not answer within {@link LIMIT_REDIS_TIMEOUT_MS}, each node counts in memory (the limiter's insurance), so
+ * Redis trouble never fails nor holds up a request.
  */
 export class RateLimits {
   private readonly limits = new Map<string, Limit>(Object.entries(DEFAULT_LIMITS));
@@ -75,8 +80,15 @@ export class RateLimits {
     }
     this.redis =
       redisUrl && this.enabled
-        ? new Redis(redisUrl, { enableOfflineQueue: false, lazyConnect: false })
+        ? new Redis(redisUrl, {
+            enableOfflineQueue: false,
+            lazyConnect: false,
+            maxRetriesPerRequest: 1,
+            commandTimeout: LIMIT_REDIS_TIMEOUT_MS,
+          })
         : undefined;
+    // Errors are the insurance limiter's business; without a listener ioredis would print each reconnect attempt.
+    this.redis?.on('error', () => undefined);
   }
 
   /** Changes one endpoint's limit (tests; an admin setting later). */
@@ -95,7 +107,14 @@ export class RateLimits {
     if (!limiter) {
       const opts = { keyPrefix: `chat-rl:${endpoint}:${limit.points}:${limit.duration}`, ...limit };
       limiter = this.redis
-        ? new RateLimiterRedis({ storeClient: this.redis, useRedisPackage: false, ...opts })
+        ? new RateLimiterRedis({
+            storeClient: this.redis,
+            useRedisPackage: false,
+            // Not connected: count in memory at once rather than wait for the command to fail.
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: new RateLimiterMemory(opts),
+            ...opts,
+          })
         : new RateLimiterMemory(opts);
       this.limiters.set(endpoint, limiter);
     }
@@ -129,7 +148,7 @@ export class RateLimits {
   }
 
   async close(): Promise<void> {
-    await this.redis?.quit().catch(() => undefined);
+    await this.redis?.quit().catch(() => this.redis?.disconnect());
   }
 }
 

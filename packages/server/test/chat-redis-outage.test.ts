@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTwoNodes, type TestServer, type TwoNodes } from './helpers/server.js';
+import { startTestServer, startTwoNodes, type TestServer, type TwoNodes } from './helpers/server.js';
 import { startTestRedis, type TestRedis } from './helpers/redis-process.js';
 import { chatCall, openSocket, type ChatSocket, type Frame } from './chat-support.js';
 
@@ -102,6 +102,14 @@ describe('Redis stopped', () => {
         checks: { database: 'ok', redis: 'down' },
         degraded: ['redis'],
       });
+    }
+
+    // A node that starts while Redis is away comes up and serves too.
+    const c = await startTestServer({ databaseUrl: a.config.databaseUrl!, redis: true, redisUrl: redis.url });
+    try {
+      expect((await send(c, mariaToken, 'down-c')).status).toBe(200);
+    } finally {
+      await c.close();
     }
 
     await redis.start();

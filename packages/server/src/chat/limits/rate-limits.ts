@@ -51,6 +51,8 @@ export interface LimitState {
 
 /** How long a rate-limit count may wait on Redis before this node counts in memory instead (a frozen Redis). */
 export const LIMIT_REDIS_TIMEOUT_MS = 250;
+/** After Redis was that slow, this node counts in memory for this long before it asks Redis again. */
+const REDIS_PAUSE_MS = 5000;
 
 /**
  * Per-user, per-endpoint rate limits with rate-limiter-flexible: in memory on one node, in Redis (shared by every
@@ -60,8 +62,14 @@ export const LIMIT_REDIS_TIMEOUT_MS = 250;
  */
 export class RateLimits {
   private readonly limits = new Map<string, Limit>(Object.entries(DEFAULT_LIMITS));
-  private readonly limiters = new Map<string, RateLimiterAbstract>();
+  /** Per endpoint: the shared (Redis) limiter when REDIS_URL is set, and this node's in-memory one. */
+  private readonly limiters = new Map<
+    string,
+    { shared: RateLimiterAbstract | undefined; local: RateLimiterMemory }
+  >();
   private readonly redis: Redis | undefined;
+  /** Until then, Redis was too slow of late: counts go to memory without waiting on it. */
+  private redisPausedUntil = 0;
   /** False when the operator turned the limits off (`CHAT_RATE_LIMITS=off`): nothing is counted or refused. */
   readonly enabled: boolean;
 
@@ -101,24 +109,38 @@ export class RateLimits {
     return [...this.limits.keys()];
   }
 
-  private limiter(endpoint: string): { limiter: RateLimiterAbstract; limit: Limit } {
+  private limiter(endpoint: string): { limiter: RateLimiterAbstract; limit: Limit; shared: boolean } {
     const limit = this.limits.get(endpoint) ?? this.limits.get('default') ?? DEFAULT_LIMITS.default!;
-    let limiter = this.limiters.get(endpoint);
-    if (!limiter) {
+    let pair = this.limiters.get(endpoint);
+    if (!pair) {
       const opts = { keyPrefix: `chat-rl:${endpoint}:${limit.points}:${limit.duration}`, ...limit };
-      limiter = this.redis
+      const local = new RateLimiterMemory(opts);
+      const shared = this.redis
         ? new RateLimiterRedis({
             storeClient: this.redis,
             useRedisPackage: false,
             // Not connected: count in memory at once rather than wait for the command to fail.
             rejectIfRedisNotReady: true,
-            insuranceLimiter: new RateLimiterMemory(opts),
+            insuranceLimiter: local,
             ...opts,
           })
-        : new RateLimiterMemory(opts);
-      this.limiters.set(endpoint, limiter);
+        : undefined;
+      pair = { shared, local };
+      this.limiters.set(endpoint, pair);
     }
-    return { limiter, limit };
+    const shared = pair.shared !== undefined && Date.now() >= this.redisPausedUntil;
+    return { limiter: shared ? pair.shared! : pair.local, limit, shared };
+  }
+
+  /** Runs one count; Redis that took the whole timeout (the insurance answered) is left alone for a while. */
+  private async timed<T>(shared: boolean, work: () => Promise<T>): Promise<T> {
+    if (!shared) return work();
+    const started = Date.now();
+    try {
+      return await work();
+    } finally {
+      if (Date.now() - started >= LIMIT_REDIS_TIMEOUT_MS) this.redisPausedUntil = Date.now() + REDIS_PAUSE_MS;
+    }
   }
 
   private state(res: RateLimiterRes | null, limit: Limit): LimitState {
@@ -128,9 +150,9 @@ export class RateLimits {
 
   /** Counts one request; throws code 9 (HTTP 429) with the state when the limit is exceeded. */
   async consume(key: string, endpoint: string): Promise<LimitState> {
-    const { limiter, limit } = this.limiter(endpoint);
+    const { limiter, limit, shared } = this.limiter(endpoint);
     try {
-      return this.state(await limiter.consume(key), limit);
+      return this.state(await this.timed(shared, () => limiter.consume(key)), limit);
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
       throw new RateLimitError(this.state(err, limit), endpoint);
@@ -141,8 +163,8 @@ export class RateLimits {
   async states(key: string, endpoints: string[]): Promise<Record<string, LimitState>> {
     const out: Record<string, LimitState> = {};
     for (const endpoint of endpoints) {
-      const { limiter, limit } = this.limiter(endpoint);
-      out[endpoint] = this.state(await limiter.get(key), limit);
+      const { limiter, limit, shared } = this.limiter(endpoint);
+      out[endpoint] = this.state(await this.timed(shared, () => limiter.get(key)), limit);
     }
     return out;
   }

@@ -10,7 +10,29 @@ export interface ChatOutcome {
   sawIt?: boolean;
 }
 
-export type ChatRunner = (server: TestServer, world: ChatWorld, who: ChatPosition) => Promise<ChatOutcome>;
+/** Runs one cell; `allowed` is what the matrix expects (it only chooses a fresh channel or a shared one). */
+export type ChatRunner = (
+  server: TestServer,
+  world: ChatWorld,
+  who: ChatPosition,
+  allowed: boolean,
+) => Promise<ChatOutcome>;
+
+/**
+ * A channel built like the main one for a call that changes it for everyone: a fresh one where the call is
+ * expected to succeed, else one shared by the refused positions of that call (a refusal changes nothing; if one
+ * does not refuse, its cell fails anyway).
+ */
+async function channelToChange(server: TestServer, world: ChatWorld, call: string, allowed: boolean) {
+  if (allowed) return buildChannel(server, world);
+  let victim = victims.get(world)?.get(call);
+  if (!victim) {
+    victim = await buildChannel(server, world);
+    victims.set(world, (victims.get(world) ?? new Map()).set(call, victim));
+  }
+  return victim;
+}
+const victims = new WeakMap<ChatWorld, Map<string, Awaited<ReturnType<typeof buildChannel>>>>();
 
 type Opts = { body?: unknown; query?: Record<string, string> };
 
@@ -33,8 +55,8 @@ const onMain = (method: string, suffix: string, opts?: (w: ChatWorld) => Opts) =
 /** A call on a fresh channel built like the main one (for calls that change the channel for everyone). */
 const onFresh =
   (method: string, suffix: string, opts?: (w: ChatWorld, id: string) => Opts): ChatRunner =>
-  async (server, world, who) => {
-    const fresh = await buildChannel(server, world);
+  async (server, world, who, allowed) => {
+    const fresh = await channelToChange(server, world, `${method} ${suffix}`, allowed);
     const r = await callAs(
       server,
       world,
@@ -139,8 +161,8 @@ export const CHAT_RUNNERS: Record<string, ChatRunner> = {
   'PATCH /chat/channels/{type}/{id}': onMain('PATCH', '', () => ({
     body: { set: { topic: `t-${uniq()}` } },
   })),
-  'POST /chat/channels/{type}/{id}': async (server, world, who) => {
-    const fresh = await buildChannel(server, world);
+  'POST /chat/channels/{type}/{id}': async (server, world, who, allowed) => {
+    const fresh = await channelToChange(server, world, 'add members', allowed);
     // Adds a user of no position (adding a position would change what it may read for the rest of the run).
     const extra = `az-extra-${uniq()}`;
     await server.app.chat.server.upsertUsers([{ id: extra }]);
@@ -342,9 +364,9 @@ export const CHAT_RUNNERS: Record<string, ChatRunner> = {
     () => ({ body: { description: 'x' } }),
   ),
   'DELETE /chat/commands/{name}': plain('DELETE', () => '/commands/giphy'),
-  'POST /chat/channels/delete': async (server, world, who) => {
+  'POST /chat/channels/delete': async (server, world, who, allowed) => {
     // A task: each channel is authorized on its own, so "allowed" means the channel was deleted.
-    const fresh = await buildChannel(server, world);
+    const fresh = await channelToChange(server, world, 'batch delete', allowed);
     const r = await callAs(server, world, who, 'POST', '/channels/delete', { body: { cids: [fresh.cid] } });
     if (r.status >= 300) return { status: r.status };
     const taskId = String(r.body.task_id);

@@ -101,6 +101,11 @@ for (const backend of ['postgres', 'pglite'] as const) {
           body: { watch: true, presence: true },
           query: { connection_id: connection },
         });
+        // Everyone may list their channels with presence: non-readers ask for presence events too.
+        await callAs(server, world, who, 'POST', '/channels', {
+          body: { filter_conditions: {}, watch: true, presence: true },
+          query: { connection_id: connection },
+        });
       }
     }, 120_000);
     afterAll(async () => {
@@ -121,8 +126,8 @@ for (const backend of ['postgres', 'pglite'] as const) {
       const got: Record<string, string> = {};
       const want: Record<string, string> = {};
       for (const who of CHAT_POSITIONS) {
-        const out = await run(server, world, who);
         const allowed = rule.allow.includes(who);
+        const out = await run(server, world, who, allowed);
         want[who] = allowed
           ? rule.sees
             ? `2xx ${rule.sees.includes(who) ? 'sees' : 'sees nothing'}`

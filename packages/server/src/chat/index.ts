@@ -6,6 +6,7 @@ import { ChatError } from './errors.js';
 import { Realtime } from './realtime/fanout.js';
 import { Relay } from './realtime/relay.js';
 import { JobRunner } from './jobs.js';
+import { RevocationSync } from './realtime/revocations.js';
 import { pruneEvents } from './actions/sync.js';
 import { pruneTasks } from './actions/tasks.js';
 import { activityRoutes } from './routes/activity.js';
@@ -65,10 +66,9 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
   await seedBuiltInRules(platform.db);
   const realtime = new Realtime(platform.bus, platform.log);
   await realtime.start();
-  const inactive = await platform.db.query<{ id: string }>(
-    'SELECT id FROM chat_users WHERE deactivated_at IS NOT NULL OR deleted_at IS NOT NULL',
-  );
-  for (const { id } of inactive.rows) realtime.inactive.add(id);
+  // Revoked tokens and inactive users stay refused across restarts and on nodes that missed the bus message.
+  const revocations = new RevocationSync(platform.db, realtime, platform.log);
+  await revocations.start();
   const ctx: ChatContext = {
     ...platform,
     realtime,
@@ -117,6 +117,11 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
     { name: 'prune-tasks', everyMs: PRUNE_EVERY_MS, run: () => pruneTasks(ctx) },
   ]);
   await jobs.start();
+  // Revocations are pruned on every node (each keeps them in memory too), not as a one-node job.
+  const prune = setInterval(() => {
+    revocations.prune().catch((err: unknown) => platform.log.warn({ err }, 'pruning revocations failed'));
+  }, PRUNE_EVERY_MS);
+  prune.unref();
 
   return {
     server: createServerApi(ctx),
@@ -126,6 +131,8 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
     close: async () => {
       relay.stop();
       jobs.stop();
+      clearInterval(prune);
+      revocations.stop();
       await realtime.close();
       await ctx.rateLimits.close();
     },

@@ -6,8 +6,11 @@ import { presentRecorded, RECORDED_COLUMNS, type RecordedRow } from './recorded.
 
 /** How often each node looks for recorded channel events it never received. */
 export const RELAY_EVERY_MS = 1000;
-/** A recorded event this old that never arrived over the bus is relayed (a publish normally takes milliseconds). */
-export const RELAY_GRACE_MS = 1500;
+/**
+ * A recorded event this old that never arrived over the bus is relayed. A publish normally takes milliseconds;
+ * the margin keeps an overloaded node (bus messages queued behind its work) from relaying what the bus still brings.
+ */
+export const RELAY_GRACE_MS = 3000;
 /** Ids skipped in the table's order (a transaction still open, or rolled back) are looked at again this long. */
 const HOLE_TTL_MS = 30_000;
 /** At most this many rows per look. */

@@ -250,7 +250,7 @@ describe('sync by cursor', () => {
     expect(applied).toEqual(fresh.body.messages.map(view));
   });
 
-  it('says whether there is more, and continues from a cursor', async () => {
+  it('caps the answer, says more, and continues from its cursor', async () => {
     const maria = await chatUser(a, 'cap-maria');
     await channel(maria, 'cap', ['cap-maria']);
     const cid = 'messaging:cap';
@@ -262,6 +262,23 @@ describe('sync by cursor', () => {
     expect(all.body.events.map((e) => e.message?.id)).toEqual(['cap-0', 'cap-1', 'cap-2', 'cap-3', 'cap-4']);
     const rest = await sync(maria, { channel_cids: [cid], cursor: { channels: { [cid]: from + 3 } } });
     expect(rest.body.events.map((e) => e.message?.id)).toEqual(['cap-3', 'cap-4']);
+
+    // Past the cap (1,000 channel events per answer): `more`, and the cursor continues where the answer stopped.
+    const top = from + 5;
+    await a.db.query(
+      `INSERT INTO chat_events (cid, seq, type, payload, created_at)
+       SELECT $1, $2::bigint + g, 'channel.updated', '{}'::jsonb, now() FROM generate_series(1, 1005) g`,
+      [cid, top],
+    );
+    await a.db.query('UPDATE chat_channels SET last_seq = $2 WHERE cid = $1', [cid, top + 1005]);
+    const first = await sync(maria, { channel_cids: [cid], cursor: { channels: { [cid]: top } } });
+    expect(first.body.more).toBe(true);
+    expect(first.body.events).toHaveLength(1000);
+    expect(first.body.cursor.channels[cid]).toBe(top + 1000);
+    const second = await sync(maria, { channel_cids: [cid], cursor: first.body.cursor });
+    expect(second.body.more).toBe(false);
+    expect(second.body.events.map((e) => e.seq)).toEqual([1001, 1002, 1003, 1004, 1005].map((k) => top + k));
+    expect(second.body.cursor.channels[cid]).toBe(top + 1005);
   });
 });
 

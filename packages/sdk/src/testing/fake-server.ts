@@ -422,7 +422,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
 }
 
 /** Events that are not recorded and carry no seq. */
-const TRANSIENT = /^(typing\.|user\.|health\.)/;
+const TRANSIENT = /^(typing\.|user\.|health\.|capabilities\.|notification\.)/;
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });

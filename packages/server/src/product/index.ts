@@ -17,6 +17,7 @@ import { createAuthenticator, type Authenticate } from './http/authenticate.js';
 import { productRoutes } from './http/routes.js';
 import { seedDemo, type DemoSeed } from './seed/demo.js';
 import { recordMessageSent } from './statistics/messages.js';
+import { auditMessageRemoval, isProductUserId, PRODUCT_CHAT_RULES } from './chat-rules.js';
 
 export type { DemoSeed } from './seed/demo.js';
 
@@ -56,6 +57,10 @@ export async function registerProduct(
   );
   // The channel fields that tie a chat to case plans are the product's to set: clients may not forge them.
   chat.server.protectChannelFields([...PRODUCT_CHANNEL_FIELDS]);
+  // Chats are the product's: created and staffed through it only, nobody edits another's words (issue 13 §2-§3).
+  await chat.server.installRules(PRODUCT_CHAT_RULES);
+  chat.server.reserveUserIds((id) => isProductUserId(platform.db, id));
+  chat.server.onMessageRemoved(auditMessageRemoval);
 
   // Each in its own encapsulated context: auth keeps raw bodies, the product routes have their error handler.
   await http.register(authRoutes, { auth });

@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../src/platform/config.js';
 import { openPglite, openPostgres, type Db } from '../../src/platform/db.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { migrate } from '../../src/platform/migrate.js';
+import { PRODUCT_CHAT_RULES } from '../../src/product/chat-rules.js';
 
 /** The machine's PostgreSQL server (trust auth); each test server gets a database of its own in it. */
 export const TEST_PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -32,6 +33,13 @@ export interface TestServerOptions {
   /** Use Redis pub/sub for the bus (two nodes). */
   redis?: boolean;
   env?: Record<string, string>;
+  /**
+   * `false`: the chat service as an installation without the product sees it — the product's per-type chat rules
+   * (no user-created channels or member changes on `messaging`/`team`, no edits of others' messages on `messaging`,
+   * `src/product/chat-rules.ts`) are dropped after start. Chat's own suites test chat's built-in rules this way; the
+   * product's rules are tested with the product (`product-chat-trust.test.ts`, the authorization matrices).
+   */
+  productChatRules?: boolean;
 }
 
 /** Creates an empty PostgreSQL database and answers its URL; `drop` removes it. */
@@ -79,6 +87,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ? await redisBus(TEST_REDIS_URL, (err) => log.error({ err }, 'bus'))
     : memoryBus();
   const app = await buildApp({ config, db, bus, log });
+  if (options.productChatRules === false) {
+    await db.query('DELETE FROM chat_permissions WHERE id = ANY($1)', [PRODUCT_CHAT_RULES.map((r) => r.id)]);
+  }
   if (config.seedDemo) await app.product.seedDemo();
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.http.server.address() as AddressInfo;
@@ -106,9 +117,12 @@ export interface TwoNodes {
   close(): Promise<void>;
 }
 
-export async function startTwoNodes(env?: Record<string, string>): Promise<TwoNodes> {
+export async function startTwoNodes(
+  env?: Record<string, string>,
+  more: Pick<TestServerOptions, 'productChatRules'> = {},
+): Promise<TwoNodes> {
   const database = await createTestDatabase();
-  const options = { databaseUrl: database.url, redis: true, ...(env ? { env } : {}) };
+  const options = { databaseUrl: database.url, redis: true, ...(env ? { env } : {}), ...more };
   const a = await startTestServer(options);
   const b = await startTestServer(options);
   return {

@@ -32,6 +32,8 @@ export interface TestServerOptions {
   databaseUrl?: string;
   /** Use Redis pub/sub for the bus (two nodes). */
   redis?: boolean;
+  /** The Redis to use when `redis` is set (a test's own redis-server); the machine's shared one by default. */
+  redisUrl?: string;
   env?: Record<string, string>;
   /**
    * `false`: the chat service as an installation without the product sees it — the product's per-type chat rules
@@ -71,21 +73,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     databaseUrl = created.url;
     dropDb = created.drop;
   }
+  const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
     SEED_DEMO: '0',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    ...(options.redis ? { REDIS_URL: TEST_REDIS_URL } : {}),
+    ...(options.redis ? { REDIS_URL: redisUrl } : {}),
     ...options.env,
   });
   const log = createLogger(config.logLevel);
   const db = databaseUrl ? openPostgres(databaseUrl) : await openPglite(undefined);
   await migrate(db);
-  const bus = options.redis
-    ? await redisBus(TEST_REDIS_URL, (err) => log.error({ err }, 'bus'))
-    : memoryBus();
+  const bus = options.redis ? await redisBus(redisUrl, (err) => log.error({ err }, 'bus')) : memoryBus();
   const app = await buildApp({ config, db, bus, log });
   if (options.productChatRules === false) {
     await db.query('DELETE FROM chat_permissions WHERE id = ANY($1)', [PRODUCT_CHAT_RULES.map((r) => r.id)]);
@@ -119,10 +120,17 @@ export interface TwoNodes {
 
 export async function startTwoNodes(
   env?: Record<string, string>,
+  redisUrl?: string,
   more: Pick<TestServerOptions, 'productChatRules'> = {},
 ): Promise<TwoNodes> {
   const database = await createTestDatabase();
-  const options = { databaseUrl: database.url, redis: true, ...(env ? { env } : {}), ...more };
+  const options = {
+    databaseUrl: database.url,
+    redis: true,
+    ...(env ? { env } : {}),
+    ...(redisUrl ? { redisUrl } : {}),
+    ...more,
+  };
   const a = await startTestServer(options);
   const b = await startTestServer(options);
   return {

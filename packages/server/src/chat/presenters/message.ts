@@ -1,4 +1,5 @@
 import { MESSAGE_REMOVED_TEXT, type ChatUser, type Message, type Reaction } from '@caseroom/protocol';
+import { isHiddenFor } from '../policy/read-access.js';
 import type { MessageLookups } from '../store/messages.js';
 import type { MessageRow, ReactionRow, UserRow } from '../store/rows.js';
 import { iso } from './time.js';
@@ -62,7 +63,7 @@ function userOf(id: string, lookups: MessageLookups): ChatUser {
 
 /** The message fields shared by a message and the message it quotes. */
 function presentCore(row: MessageRow, lookups: MessageLookups): Message {
-  const deletedForMe = lookups.hiddenForViewer.has(row.id);
+  const deletedForMe = isHiddenFor(row.id, lookups.viewerId, lookups.hiddenForViewer);
   const deleted = row.type === 'deleted' || deletedForMe;
   const removed = row.type === 'deleted' && row.removed_by_moderator === true && !deletedForMe;
   // An expired pin is no pin (chat-spec §4 Pin): nothing needs to run at the expiry instant.

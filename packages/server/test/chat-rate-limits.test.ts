@@ -99,7 +99,7 @@ describe('rate limits (Redis, shared by two nodes)', () => {
   let nodes: TwoNodes | undefined;
 
   beforeAll(async () => {
-    nodes = await startTwoNodes(undefined, { productChatRules: false });
+    nodes = await startTwoNodes(undefined, undefined, { productChatRules: false });
     ({ a: nodeA, b: nodeB } = nodes);
   });
   afterAll(() => nodes?.close());

@@ -8,7 +8,7 @@ let nodeB: TestServer;
 let nodes: TwoNodes | undefined;
 
 beforeAll(async () => {
-  nodes = await startTwoNodes(undefined, { productChatRules: false });
+  nodes = await startTwoNodes(undefined, undefined, { productChatRules: false });
   ({ a: nodeA, b: nodeB } = nodes);
 });
 

@@ -78,9 +78,10 @@ export function channelRefOf(
 }
 
 /**
- * The distinct-members channel of exactly `members` (in `team`, none when undefined): one created from that member
- * list whose members are still exactly those, created by one of them or by the server (no creator), oldest first.
- * A channel someone else created, or whose members changed since, is never handed back.
+ * The distinct-members channel of exactly `members` (in `team` when one is given: the server's calls; a user cannot
+ * set a team): one created from that member list whose members are still exactly those, created by one of them or
+ * by the server (no creator), oldest first. A channel someone else created, or whose members changed since, is never
+ * handed back.
  */
 async function findDistinct(
   q: Queryable,
@@ -91,7 +92,7 @@ async function findDistinct(
 ): Promise<ChannelRow | undefined> {
   const { rows } = await q.query<{ cid: string }>(
     `SELECT c.cid FROM chat_channels c
-      WHERE c.type = $1 AND c.member_hash = $2 AND c.deleted_at IS NULL AND c.team IS NOT DISTINCT FROM $4
+      WHERE c.type = $1 AND c.member_hash = $2 AND c.deleted_at IS NULL AND ($4::text IS NULL OR c.team = $4)
         AND (c.created_by_id IS NULL OR c.created_by_id = ANY($3))
         AND (SELECT count(*) FROM chat_members m WHERE m.cid = c.cid) = cardinality($3::text[])
         AND NOT EXISTS (SELECT 1 FROM chat_members m WHERE m.cid = c.cid AND NOT m.user_id = ANY($3))

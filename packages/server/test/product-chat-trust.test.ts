@@ -180,6 +180,12 @@ describe('product chats: creation and removal (issue 13 §2-§3)', () => {
       message: { text: 'Please call me about the flat.' },
     });
     const messageId = sent.body.message.id;
+    // Never erased without a trace: a hard delete of someone else's message is the server's alone.
+    const erase = await chatCall(server, 'DELETE', `/messages/${messageId}`, {
+      token: tokens.maria ?? '',
+      query: { hard: 'true' },
+    });
+    expect(erase).toMatchObject({ status: 403, body: { code: 17 } });
     const noah = await openSocket(server, { token: tokens.noah! });
     try {
       const removed = await as('maria', 'DELETE', `/messages/${messageId}`);
@@ -239,7 +245,7 @@ describe('product chats: creation and removal (issue 13 §2-§3)', () => {
       entity: 'message',
       entityId: messageId,
       before: { cid: seed.groupChannelCid, authorId: uid('chloe') },
-      after: { removed: 'soft' },
+      after: { removed: true },
     });
     expect(JSON.stringify(entries)).not.toContain('flat');
   });

@@ -29,7 +29,7 @@ export interface MessageNewHook {
 
 /**
  * What `onMessageRemoved` hooks receive, inside the removal's transaction: a member removed another member's message
- * (`removedById`; soft: it shows "Message removed by a moderator"; hard: it is gone).
+ * (`removedById`); it shows "Message removed by a moderator" (users never hard-delete others' messages).
  */
 export interface MessageRemovedHook {
   cid: string;
@@ -37,7 +37,6 @@ export interface MessageRemovedHook {
   messageId: string;
   authorId: string | null;
   removedById: string;
-  hard: boolean;
 }
 
 /**

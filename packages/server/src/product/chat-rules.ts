@@ -80,6 +80,6 @@ export async function auditMessageRemoval(q: Queryable, event: MessageRemovedHoo
     entity: 'message',
     entityId: event.messageId,
     before: { cid: event.cid, authorId: event.authorId },
-    after: { removed: event.hard ? 'hard' : 'soft' },
+    after: { removed: true },
   });
 }

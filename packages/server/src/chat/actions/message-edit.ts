@@ -167,8 +167,14 @@ export async function deleteMessage(
       return message;
     }
     checkOwnership(access, actor, row, 'delete-own-message', 'delete-any-message', 'delete');
-    // A member (a moderator) deleting someone else's message removes it: visibly, kept in the history, audited.
+    // A member (a moderator) deleting someone else's message removes it: visibly, kept in the history, audited. Never
+    // a hard delete (that would leave no trace of the words having been there): only the server erases them.
     const removedById = actor.kind === 'user' && row.user_id !== actor.userId ? actor.userId : undefined;
+    if (removedById && mode === 'hard') {
+      throw notAllowed(
+        "Only the server hard-deletes another user's message; a moderator removes it (soft delete)",
+      );
+    }
     if (removedById) {
       for (const hook of ctx.hooks.messageRemoved) {
         await hook(q, {
@@ -180,18 +186,12 @@ export async function deleteMessage(
           messageId: row.id,
           authorId: row.user_id,
           removedById,
-          hard: mode === 'hard',
         });
       }
     }
     const audience = await memberIds(q, row.cid);
     if (mode === 'hard') {
-      const message = await presentRow(q, {
-        ...row,
-        type: 'deleted',
-        deleted_at: new Date(now),
-        removed_by_moderator: removedById !== undefined,
-      });
+      const message = await presentRow(q, { ...row, type: 'deleted', deleted_at: new Date(now) });
       await q.query('DELETE FROM chat_messages WHERE id = $1', [id]);
       if (row.parent_id) await bumpReplies(q, row.parent_id, -1);
       await recountUnread(q, row.cid);

@@ -240,7 +240,12 @@ describe('auth safety', () => {
     expect([...dates].sort((a, b) => b - a)).toEqual(dates);
     expect((await api.get('/dev/mail')).headers.get('content-type')).toMatch(/text\/html/);
     const prod = await startTestServer({
-      env: { NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), CHAT_API_SECRET: 'y'.repeat(32) },
+      env: {
+        NODE_ENV: 'production',
+        AUTH_SECRET: 'x'.repeat(32),
+        CHAT_API_SECRET: 'y'.repeat(32),
+        CHAT_API_KEY: 'prod-api-key',
+      },
     });
     try {
       expect((await client(prod.url).get('/dev/mail.json')).status).toBe(404);

@@ -16,6 +16,7 @@ import { photoRoutes } from './users/photo-routes.js';
 import { createAuthenticator, type Authenticate } from './http/authenticate.js';
 import { productRoutes } from './http/routes.js';
 import { seedDemo, type DemoSeed } from './seed/demo.js';
+import { disableDemoPasswords } from './seed/demo-guard.js';
 import { recordMessageSent } from './statistics/messages.js';
 
 export type { DemoSeed } from './seed/demo.js';
@@ -32,6 +33,8 @@ export interface ProductModule {
   authenticate: Authenticate;
   /** Creates the demo organization, people, case plans and chats when they are missing. */
   seedDemo(): Promise<DemoSeed>;
+  /** Production: removes the published demo password from demo accounts that still have it (see demo-guard). */
+  disableDemoPasswords(): Promise<string[]>;
 }
 
 /** Registers `/api/auth/*`, `/api/config`, `/api/me`, the reads and `/api/functions/{name}`. */
@@ -77,5 +80,6 @@ export async function registerProduct(
     auth,
     authenticate,
     seedDemo: () => seedDemo(auth, platform.db, chat.server),
+    disableDemoPasswords: () => disableDemoPasswords(platform.db, chat.server, platform.log),
   };
 }

@@ -80,6 +80,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     : memoryBus();
   const app = await buildApp({ config, db, bus, log });
   if (config.seedDemo) await app.product.seedDemo();
+  if (config.production) await app.product.disableDemoPasswords();
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.http.server.address() as AddressInfo;
   return {

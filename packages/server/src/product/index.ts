@@ -65,8 +65,10 @@ export async function registerProduct(
   await http.register(productRoutes, { platform, authenticate, callables });
   await http.register(photoRoutes, { db: platform.db, authenticate, chat: chat.server });
   await http.register(resetRoutes, { db: platform.db });
-  // The dev outbox: only without SMTP and outside production mode (else /dev/* is 404).
-  if (mailer.kind === 'outbox' && !platform.config.production) await http.register(devMailRoutes, { mailer });
+  // The dev outbox: only without SMTP, outside production mode and from this machine (else /dev/* is 404).
+  if (mailer.kind === 'outbox' && !platform.config.production) {
+    await http.register(devMailRoutes, { mailer, publicUrl: platform.config.publicUrl });
+  }
 
   chat.server.onMessageNew(async (event) => {
     try {

@@ -143,6 +143,13 @@ export function createAuth(config: Config, db: Db, log: Logger, deps: AuthDeps) 
       database: { generateId: () => crypto.randomUUID() },
     },
     telemetry: { enabled: false },
+    // better-auth's own messages go to our JSON log; of their extra arguments only errors (bodies and tokens not).
+    logger: {
+      log: (level, message, ...args) => {
+        const err = args.find((a): a is Error => a instanceof Error);
+        log[level]({ component: 'better-auth', ...(err ? { err } : {}) }, message);
+      },
+    },
     plugins: [
       bearer(),
       magicLink({

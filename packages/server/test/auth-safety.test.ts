@@ -64,7 +64,7 @@ describe('auth safety', () => {
     }
   });
 
-  it('limits attempts per address (whatever the IP) with 429', async () => {
+  it('limits magic-link mails per address (whatever the IP) with 429', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) {
       statuses.push(
@@ -73,19 +73,7 @@ describe('auth safety', () => {
     }
     expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
     expect(statuses.slice(5)).toEqual([429, 429]);
-    const signIns: number[] = [];
-    for (let i = 0; i < 12; i++) {
-      signIns.push(
-        (
-          await api.post(
-            '/api/auth/sign-in/email',
-            { email: 'guess@example.test', password: `guess ${i} guess` },
-            from(),
-          )
-        ).status,
-      );
-    }
-    expect(signIns.filter((s) => s === 429)).toHaveLength(2);
+    // Password sign-ins are limited per account and address together: see auth-lockout.test.ts.
   });
 
   it('counts only failed password sign-ins against an address', async () => {

@@ -7,6 +7,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import type { Platform } from './platform/context.js';
+import { registerSecurityHeaders } from './platform/security-headers.js';
 import { registerChat, type ChatModule } from './chat/index.js';
 import { registerProduct, type ProductModule } from './product/index.js';
 
@@ -25,6 +26,9 @@ export async function buildApp(platform: Platform): Promise<App> {
     bodyLimit: 1024 * 1024,
     trustProxy: fastifyTrustProxy(platform.config.trustProxy),
   });
+  const webDist = platform.config.webDist ?? WEB_DIST_DEFAULT;
+  // Security headers (CSP, frame-ancestors, nosniff, Referrer-Policy, HSTS over https) on every answer.
+  await registerSecurityHeaders(http, { publicUrl: platform.config.publicUrl, webDist });
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
   let ready = false;
@@ -34,7 +38,6 @@ export async function buildApp(platform: Platform): Promise<App> {
     return { status: 'ok' };
   });
 
-  const webDist = platform.config.webDist ?? WEB_DIST_DEFAULT;
   if (fs.existsSync(path.join(webDist, 'index.html'))) {
     await http.register(fastifyStatic, {
       root: webDist,

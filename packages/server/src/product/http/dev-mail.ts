@@ -23,6 +23,9 @@ pre{white-space:pre-wrap;word-break:break-all}</style></head>
 ${items || '<p>No mail yet.</p>'}</main></body></html>`;
 }
 
+const DEV_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
 const LOOPBACK_PEER = /^(::1|(::ffff:)?127\.\d+\.\d+\.\d+)$/;
 const LOOPBACK_HOST = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i;
 const FORWARDING_HEADERS = ['x-forwarded-for', 'x-forwarded-host', 'forwarded', 'x-real-ip'];
@@ -62,6 +65,8 @@ export async function devMailRoutes(
     reply
       .type('text/html')
       .header('cache-control', 'no-store')
+      // The page's own inline stylesheet, nothing else (no scripts at all).
+      .header('content-security-policy', DEV_PAGE_CSP)
       .send(page(await opts.mailer.outbox())),
   );
 }

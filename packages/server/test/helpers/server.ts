@@ -33,6 +33,8 @@ export interface TestServerOptions {
   databaseUrl?: string;
   /** Use Redis pub/sub for the bus (two nodes). */
   redis?: boolean;
+  /** The Redis to use when `redis` is set (a test's own redis-server); the machine's shared one by default. */
+  redisUrl?: string;
   env?: Record<string, string>;
   /** The address to listen on (default `127.0.0.1`; `0.0.0.0` to be reached on the machine's other addresses). */
   host?: string;
@@ -69,6 +71,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     databaseUrl = created.url;
     dropDb = created.drop;
   }
+  const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
   // The port is chosen before the app is built: mail links are made from PUBLIC_URL, which must name it.
   const port = await freePort();
   const config = loadConfig({
@@ -78,7 +81,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     SEED_DEMO: '0',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    ...(options.redis ? { REDIS_URL: TEST_REDIS_URL } : {}),
+    ...(options.redis ? { REDIS_URL: redisUrl } : {}),
     ...options.env,
   });
   let captured = '';
@@ -88,9 +91,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   );
   const db = databaseUrl ? openPostgres(databaseUrl) : await openPglite(undefined);
   await migrate(db);
-  const bus = options.redis
-    ? await redisBus(TEST_REDIS_URL, (err) => log.error({ err }, 'bus'))
-    : memoryBus();
+  const bus = options.redis ? await redisBus(redisUrl, (err) => log.error({ err }, 'bus')) : memoryBus();
   const app = await buildApp({ config, db, bus, log });
   if (config.seedDemo) await app.product.seedDemo();
   if (config.production) await app.product.disableDemoPasswords();
@@ -120,9 +121,14 @@ export interface TwoNodes {
   close(): Promise<void>;
 }
 
-export async function startTwoNodes(env?: Record<string, string>): Promise<TwoNodes> {
+export async function startTwoNodes(env?: Record<string, string>, redisUrl?: string): Promise<TwoNodes> {
   const database = await createTestDatabase();
-  const options = { databaseUrl: database.url, redis: true, ...(env ? { env } : {}) };
+  const options = {
+    databaseUrl: database.url,
+    redis: true,
+    ...(env ? { env } : {}),
+    ...(redisUrl ? { redisUrl } : {}),
+  };
   const a = await startTestServer(options);
   const b = await startTestServer(options);
   return {

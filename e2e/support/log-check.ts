@@ -42,6 +42,8 @@ export function setup(): () => void {
     const findings = secretsInLogs();
     const files = fs.existsSync(E2E_LOG_DIR) ? fs.readdirSync(E2E_LOG_DIR).length : 0;
     if (findings.length > 0) {
+      // Vitest reports an error thrown by a global teardown but still exits 0: the exit code says it instead.
+      process.exitCode = 1;
       throw new Error(
         `Tokens or secrets in the e2e server logs (${E2E_LOG_DIR}):\n${findings.slice(0, 50).join('\n')}`,
       );

@@ -38,6 +38,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
+          // After all e2e files: no token or secret in any server log (e2e/support/log-check.ts).
+          globalSetup: ['e2e/support/log-check.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,

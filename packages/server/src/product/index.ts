@@ -16,6 +16,7 @@ import { photoRoutes } from './users/photo-routes.js';
 import { createAuthenticator, type Authenticate } from './http/authenticate.js';
 import { productRoutes } from './http/routes.js';
 import { seedDemo, type DemoSeed } from './seed/demo.js';
+import { disableDemoPasswords } from './seed/demo-guard.js';
 import { recordMessageSent } from './statistics/messages.js';
 import { auditMessageRemoval, isProductUserId, PRODUCT_CHAT_RULES } from './chat-rules.js';
 
@@ -33,6 +34,8 @@ export interface ProductModule {
   authenticate: Authenticate;
   /** Creates the demo organization, people, case plans and chats when they are missing. */
   seedDemo(): Promise<DemoSeed>;
+  /** Production: removes the published demo password from demo accounts that still have it (see demo-guard). */
+  disableDemoPasswords(): Promise<string[]>;
 }
 
 /** Registers `/api/auth/*`, `/api/config`, `/api/me`, the reads and `/api/functions/{name}`. */
@@ -67,8 +70,10 @@ export async function registerProduct(
   await http.register(productRoutes, { platform, authenticate, callables });
   await http.register(photoRoutes, { db: platform.db, authenticate, chat: chat.server });
   await http.register(resetRoutes, { db: platform.db });
-  // The dev outbox: only without SMTP and outside production mode (else /dev/* is 404).
-  if (mailer.kind === 'outbox' && !platform.config.production) await http.register(devMailRoutes, { mailer });
+  // The dev outbox: only without SMTP, outside production mode and from this machine (else /dev/* is 404).
+  if (mailer.kind === 'outbox' && !platform.config.production) {
+    await http.register(devMailRoutes, { mailer, publicUrl: platform.config.publicUrl });
+  }
 
   chat.server.onMessageNew(async (event) => {
     try {
@@ -82,5 +87,6 @@ export async function registerProduct(
     auth,
     authenticate,
     seedDemo: () => seedDemo(auth, platform.db, chat.server),
+    disableDemoPasswords: () => disableDemoPasswords(platform.db, chat.server, platform.log),
   };
 }

@@ -13,6 +13,9 @@ export default defineConfig({
     projects: [
       {
         resolve: { conditions: ['source'] },
+        // Node-environment tests resolve as SSR: the workspace packages come from source there too, never from a
+        // build that a fresh clone does not have yet.
+        ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.{ts,tsx}'],

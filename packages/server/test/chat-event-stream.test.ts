@@ -12,7 +12,8 @@ let a: TestServer;
 let b: TestServer;
 
 beforeAll(async () => {
-  nodes = await startTwoNodes();
+  // Users create and fill their channels here (the product's rules on `messaging` are tested with the product).
+  nodes = await startTwoNodes(undefined, undefined, { productChatRules: false });
   ({ a, b } = nodes);
 });
 

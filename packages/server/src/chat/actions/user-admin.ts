@@ -6,6 +6,7 @@ import { requireAdmin } from '../policy/channel-access.js';
 import { peersOfSql } from '../policy/read-access.js';
 import { presentUnknownUser, presentUser } from '../presenters/user.js';
 import { write, type Outbox } from '../realtime/outbox.js';
+import { revokeTokens } from '../realtime/revocations.js';
 import type { MessageRow, ReactionRow, UserRow } from '../store/rows.js';
 import { presentRows } from '../views/messages.js';
 import { recountUnread } from './message-moderation.js';
@@ -91,7 +92,7 @@ export async function deleteUser(
     return presented;
   });
   await ctx.realtime.setInactive(userId, true);
-  await ctx.realtime.revokeUser(userId);
+  await revokeTokens(ctx, userId);
   return user;
 }
 
@@ -174,7 +175,7 @@ export async function setDeactivated(
   });
   for (const { user, inactive } of changed) {
     await ctx.realtime.setInactive(user.id, inactive);
-    if (deactivated) await ctx.realtime.revokeUser(user.id);
+    if (deactivated) await revokeTokens(ctx, user.id);
   }
   return changed.map((c) => c.user);
 }

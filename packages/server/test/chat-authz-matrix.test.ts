@@ -148,6 +148,18 @@ for (const backend of ['postgres', 'pglite'] as const) {
         const frames = sockets.get(who)?.frames ?? [];
         expect(frames.some((f) => f.type === 'message.new' && f.cid === world.main.cid)).toBe(true);
       }
+      // Every channel event type a reader got about the matrix's channels, every reader got: the allow cells.
+      const got = (who: ChatPosition) =>
+        new Set(
+          (sockets.get(who)?.frames ?? [])
+            .filter((f) => CHAT_EVENT_AUDIENCE[f.type] === 'readers' && world.cids.has(cidOf(f) ?? ''))
+            .map((f) => f.type),
+        );
+      const seen = new Set(READERS.flatMap((who) => [...got(who)]));
+      expect(seen.size).toBeGreaterThanOrEqual(10);
+      // eslint-disable-next-line no-console -- what the allow cells covered is part of the report
+      console.info(`chat matrix (${backend}): every reader got ${[...seen].sort().join(', ')}`);
+      for (const who of READERS) expect([...got(who)].sort(), who).toEqual([...seen].sort());
       const leaks: string[] = [];
       for (const [who, socket] of sockets) {
         socket.frames.forEach((f, i) => {

@@ -127,7 +127,10 @@ for (const backend of ['postgres', 'pglite'] as const) {
       const want: Record<string, string> = {};
       for (const who of CHAT_POSITIONS) {
         const allowed = rule.allow.includes(who);
+        world.writes = allowed ? undefined : { position: who, changed: [] };
         const out = await run(server, world, who, allowed);
+        const changed = world.writes?.changed ?? [];
+        world.writes = undefined;
         want[who] = allowed
           ? rule.sees
             ? `2xx ${rule.sees.includes(who) ? 'sees' : 'sees nothing'}`
@@ -135,6 +138,7 @@ for (const backend of ['postgres', 'pglite'] as const) {
           : 'refused';
         if (out.status < 300) got[who] = rule.sees ? `2xx ${out.sawIt ? 'sees' : 'sees nothing'}` : '2xx';
         else got[who] = out.status >= 400 && out.status < 500 ? 'refused' : `status ${out.status}`;
+        if (changed.length > 0) got[who] = `${got[who]} but wrote (${changed.join(', ')})`;
       }
       const wrong = Object.fromEntries(
         CHAT_POSITIONS.filter((p) => got[p] !== want[p]).map((p) => [p, `${got[p]}, want ${want[p]}`]),

@@ -11,3 +11,6 @@ CREATE TABLE chat_token_revocations (
 );
 CREATE INDEX chat_token_revocations_recorded_idx ON chat_token_revocations (recorded_at);
 CREATE INDEX chat_token_revocations_expires_idx ON chat_token_revocations (expires_at);
+
+-- Each node also follows deactivated and deleted users from the users changed since its last look.
+CREATE INDEX chat_users_updated_idx ON chat_users (updated_at);

@@ -146,6 +146,9 @@ describe('Redis frozen (SIGSTOP)', () => {
       expect(query.status).toBe(200);
       const limits = await answered('rate limits', chatCall(a, 'GET', '/rate_limits', { token: mariaToken }));
       expect(limits.status).toBe(200);
+      const socket = await answered('a new socket', openSocket(a, { token: mariaToken }));
+      expect(socket.first).toMatchObject({ type: 'health.check', me: { id: 'maria' } });
+      await socket.close();
       expect((await probe(a, '/healthz')).status).toBe(200);
       const ready = await probe(b, '/readyz');
       expect(ready).toMatchObject({ status: 503, body: { checks: { redis: 'down' }, degraded: ['redis'] } });

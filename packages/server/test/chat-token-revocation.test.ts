@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { signChatToken } from '../src/chat/auth.js';
 import { createTestDatabase, startTestServer, type TestServer } from './helpers/server.js';
 import { signUp, type Person } from './domain-support.js';
 import { chatCall, openSocket } from './chat-support.js';
@@ -99,5 +100,22 @@ describe('chat token revocation', () => {
     });
     expect(await onB.next('connection.error')).toMatchObject({ error: { code: 40 } });
     await onB.close();
+  });
+
+  it('refuses a deactivated user on a node that never got the bus message, even with a token minted after', async () => {
+    const a = await node();
+    const b = await node();
+    await a.app.chat.server.upsertUsers([{ id: 'dora' }]);
+    const server = await signChatToken(a.config, { server: true });
+    const deactivated = await chatCall(a, 'POST', '/users/dora/deactivate', { token: server, body: {} });
+    expect(deactivated.status).toBe(200);
+    // Past the revocation's second: only the user's inactive state can refuse this token.
+    await new Promise((r) => setTimeout(r, 1100));
+    const later = await b.app.chat.server.createToken('dora', 60);
+    await vi.waitFor(
+      async () =>
+        expect(await queryChannels(b, later, 'dora')).toMatchObject({ status: 403, body: { code: 17 } }),
+      { timeout: 10_000, interval: 200 },
+    );
   });
 });

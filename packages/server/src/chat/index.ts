@@ -58,11 +58,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
   await seedBuiltInRules(platform.db);
   const realtime = new Realtime(platform.bus, platform.log);
   await realtime.start();
-  const inactive = await platform.db.query<{ id: string }>(
-    'SELECT id FROM chat_users WHERE deactivated_at IS NOT NULL OR deleted_at IS NOT NULL',
-  );
-  for (const { id } of inactive.rows) realtime.inactive.add(id);
-  // Revoked tokens stay refused across restarts and on nodes that missed the bus message (the table is the truth).
+  // Revoked tokens and inactive users stay refused across restarts and on nodes that missed the bus message.
   const revocations = new RevocationSync(platform.db, realtime, platform.log);
   await revocations.start();
   const ctx: ChatContext = {

@@ -40,10 +40,12 @@ export async function revokeTokens(ctx: ChatContext, userId: string): Promise<vo
  * Keeps a node's revocations (`Realtime.revokedBefore`, read on every authentication) in step with the table: all
  * live ones at start, then every {@link REVOCATION_POLL_MS} those recorded since; a newly learned one also closes the
  * user's sockets on this node. Entries go from memory and table once expired, so memory stays bounded by the users
- * revoked within the retention.
+ * revoked within the retention. Deactivated and deleted users (`Realtime.inactive`, also announced on the bus) are
+ * followed the same way, from the users changed since the last look.
  */
 export class RevocationSync {
   private newest: Date | undefined;
+  private newestUser: Date | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private failing = false;
@@ -81,6 +83,11 @@ export class RevocationSync {
   }
 
   private async read(): Promise<void> {
+    await this.readRevocations();
+    await this.readInactive();
+  }
+
+  private async readRevocations(): Promise<void> {
     const since = this.newest ? new Date(this.newest.getTime() - OVERLAP_MS) : undefined;
     const { rows } = await this.db.query<{ user_id: string; revoked_before: string; recorded_at: Date }>(
       `SELECT user_id, revoked_before, recorded_at FROM chat_token_revocations
@@ -90,6 +97,31 @@ export class RevocationSync {
     for (const row of rows) {
       this.realtime.applyRevocation(row.user_id, Number(row.revoked_before));
       if (!this.newest || row.recorded_at > this.newest) this.newest = row.recorded_at;
+    }
+  }
+
+  /** At start every inactive user; then the users changed since the last look, active or not. */
+  private async readInactive(): Promise<void> {
+    if (!this.newestUser) {
+      const { rows } = await this.db.query<{ id: string }>(
+        'SELECT id FROM chat_users WHERE deactivated_at IS NOT NULL OR deleted_at IS NOT NULL',
+      );
+      for (const row of rows) this.realtime.inactive.add(row.id);
+      const newest = await this.db.query<{ newest: Date | null }>(
+        'SELECT max(updated_at) AS newest FROM chat_users',
+      );
+      this.newestUser = newest.rows[0]?.newest ?? new Date(0);
+      return;
+    }
+    const { rows } = await this.db.query<{ id: string; inactive: boolean; updated_at: Date }>(
+      `SELECT id, (deactivated_at IS NOT NULL OR deleted_at IS NOT NULL) AS inactive, updated_at
+         FROM chat_users WHERE updated_at > $1`,
+      [new Date(this.newestUser.getTime() - OVERLAP_MS)],
+    );
+    for (const row of rows) {
+      if (row.inactive) this.realtime.inactive.add(row.id);
+      else this.realtime.inactive.delete(row.id);
+      if (row.updated_at > this.newestUser) this.newestUser = row.updated_at;
     }
   }
 

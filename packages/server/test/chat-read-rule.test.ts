@@ -59,4 +59,39 @@ describe('the read rule on paths that restated it', () => {
     // The others still see it.
     expect((await ben.call('GET', `/threads/${parentId}`)).status).toBe(200);
   });
+
+  it('sync gives a member who joined late nothing from before they joined', async () => {
+    await ana.call('POST', '/channels/messaging/late/query', { data: { members: ['ana', 'ben'] } });
+    const since = new Date(Date.now() - 60_000).toISOString();
+    await send(ana, 'late', 'said before cleo came');
+    await new Promise((r) => setTimeout(r, 20));
+    await ana.call('POST', '/channels/messaging/late', { add_members: ['cleo'] });
+    await send(ana, 'late', 'said after cleo came');
+    const sync = await cleo.call<{ events: Array<{ type: string; message?: { text: string } }> }>(
+      'POST',
+      '/sync',
+      { channel_cids: ['messaging:late'], last_sync_at: since },
+    );
+    const texts = sync.body.events.flatMap((e) => (e.type === 'message.new' ? [e.message?.text] : []));
+    expect(texts).toEqual(['said after cleo came']);
+  });
+
+  it('a banned member does not get the channel listed by asking for invites', async () => {
+    const dan = await chatUser(server, 'dan');
+    await ana.call('POST', '/channels/messaging/invited/query', { data: { members: ['ana'] } });
+    await ana.call('POST', '/channels/messaging/invited', { invites: ['dan'] });
+    await dan.call('POST', '/channels/messaging/invited', { accept_invite: true });
+    const listed = await dan.call<{ channels: unknown[] }>('POST', '/channels', {
+      filter_conditions: { invite: 'accepted' },
+    });
+    expect(listed.body.channels).toHaveLength(1);
+    // No endpoint bans yet: set it as a moderation tool would.
+    await server.db.query(
+      `UPDATE chat_members SET banned = true WHERE cid = 'messaging:invited' AND user_id = 'dan'`,
+    );
+    const banned = await dan.call<{ channels: unknown[] }>('POST', '/channels', {
+      filter_conditions: { invite: 'accepted' },
+    });
+    expect(banned.body.channels).toEqual([]);
+  });
 });

@@ -147,6 +147,14 @@ for (const backend of ['postgres', 'pglite'] as const) {
     });
 
     it('sends no event to a position that may not read the channel', async () => {
+      // The user.updated of a member (POST /chat/users as member) reached every reader.
+      for (const who of READERS) {
+        const frames = sockets.get(who)?.frames ?? [];
+        const updated = frames.filter(
+          (x) => x.type === 'user.updated' && (x.user as { id: string }).id === world.ids.member,
+        );
+        expect(updated.length, who).toBeGreaterThan(0);
+      }
       // Every reader got the channel's messages (the check below is not vacuous).
       for (const who of READERS) {
         const frames = sockets.get(who)?.frames ?? [];

@@ -21,7 +21,7 @@ export interface ChatWorld {
   /** While set: the calls made as `position` that changed something (a refused call must change nothing). */
   writes?: { position: ChatPosition; changed: string[] };
   /** Told when a channel is being built (events of that time reached its members of that time). */
-  onBuild?: { start(cid: string): void; end(cid: string): void };
+  onBuild?: { mark(cid: string, step: 'start' | 'removed' | 'banned'): Promise<void> };
 }
 
 export interface ChannelFixture {
@@ -135,7 +135,7 @@ export async function buildChannel(server: TestServer, world: ChatWorld): Promis
   const id = `authz-${rand()}`;
   const cid = `messaging:${id}`;
   world.cids.add(cid);
-  world.onBuild?.start(cid);
+  await world.onBuild?.mark(cid, 'start');
   await api.getOrCreateChannel(
     'messaging',
     id,
@@ -165,10 +165,12 @@ export async function buildChannel(server: TestServer, world: ChatWorld): Promis
     replies.push(reply.id);
   }
   await api.removeMembers(cid, [ids.removedMember]);
+  await world.onBuild?.mark(cid, 'removed');
   await server.db.query('UPDATE chat_members SET banned = true WHERE cid = $1 AND user_id = $2', [
     cid,
     ids.bannedMember,
   ]);
+  await world.onBuild?.mark(cid, 'banned');
   await ok(
     chatCall(server, 'POST', `/channels/messaging/${id}`, {
       token: world.tokens.owner,
@@ -184,7 +186,7 @@ export async function buildChannel(server: TestServer, world: ChatWorld): Promis
     'reject',
   );
   const last = await api.sendMessage(cid, ids.owner, { text: `the ${world.word} last word` });
-  world.onBuild?.end(cid);
+
   return {
     type: 'messaging',
     id,

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { CHAT_ENDPOINTS, ChatEvent } from '@caseroom/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -7,10 +8,11 @@ import {
   READERS,
   type ChatPosition,
 } from '../src/chat/policy/matrix.js';
+import { signChatToken } from '../src/chat/auth.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildChatWorld, callAs, type ChatWorld } from './chat-authz-fixtures.js';
 import { CHAT_RUNNERS } from './chat-authz-cases.js';
-import { openSocket, type ChatSocket, type Frame } from './chat-support.js';
+import { chatCall, openSocket, type ChatSocket, type Frame } from './chat-support.js';
 
 const key = (e: { method: string; path: string }) => `${e.method} ${e.path}`;
 const ENDPOINT_KEYS = CHAT_ENDPOINTS.map(key);
@@ -43,12 +45,16 @@ function subjectOf(f: Frame): string | undefined {
 }
 
 /** Why the frame may not reach `who` (undefined: it may). */
+/** The custom event type of {@link barrier} (sent by the server to one user: no channel data). */
+const BARRIER = 'authz.barrier';
+
 export function leakOf(
   f: Frame,
   who: ChatPosition,
   world: ChatWorld,
   duringBuild: (cid: string) => boolean,
 ): string | undefined {
+  if (f.type === BARRIER) return undefined;
   const audience = CHAT_EVENT_AUDIENCE[f.type];
   if (!audience) return `event type ${f.type} has no audience row`;
   if (audience === 'connection') return undefined;
@@ -72,21 +78,40 @@ for (const backend of ['postgres', 'pglite'] as const) {
     let server: TestServer;
     let world: ChatWorld;
     const sockets = new Map<ChatPosition, ChatSocket>();
-    /** Per channel built during the run: each socket's frame count when its building started and ended. */
-    const builds = new Map<
-      string,
-      { start: Map<ChatPosition, number>; end: Map<ChatPosition, number> | undefined }
-    >();
+    /**
+     * Per channel built during the run: each socket's frame count when its building started, and the removed and
+     * banned members' counts once they were removed or banned (until then they were members).
+     */
+    const builds = new Map<string, { start: Map<ChatPosition, number>; end: Map<ChatPosition, number> }>();
+    let serverToken = '';
+
+    /** Waits until `who`'s socket got every frame sent to it so far (a custom event sent now arrived). */
+    async function barrier(who: Exclude<ChatPosition, 'anonymous'>): Promise<number> {
+      const socket = sockets.get(who);
+      if (!socket) return 0;
+      const nonce = crypto.randomUUID();
+      await chatCall(server, 'POST', `/users/${world.ids[who]}/event`, {
+        token: serverToken,
+        body: { event: { type: BARRIER, nonce } },
+      });
+      let f = await socket.next(BARRIER);
+      while (f.nonce !== nonce) f = await socket.next(BARRIER);
+      return socket.frames.indexOf(f);
+    }
     const counts = () => new Map([...sockets].map(([p, s]) => [p, s.frames.length]));
 
     beforeAll(async () => {
       server = await startTestServer({ database: backend });
       world = await buildChatWorld(server);
+      serverToken = await signChatToken(server.config, { server: true });
       world.onBuild = {
-        start: (cid) => builds.set(cid, { start: counts(), end: undefined }),
-        end: (cid) => {
-          const b = builds.get(cid);
-          if (b) b.end = counts();
+        async mark(cid, step) {
+          if (step === 'start') {
+            builds.set(cid, { start: counts(), end: new Map() });
+            return;
+          }
+          const who = step === 'removed' ? 'removedMember' : 'bannedMember';
+          builds.get(cid)?.end.set(who, await barrier(who));
         },
       };
       // A socket for every position, each trying to watch the channel with presence (readers only succeed).
@@ -177,7 +202,7 @@ for (const backend of ['postgres', 'pglite'] as const) {
         socket.frames.forEach((f, i) => {
           const duringBuild = (cid: string) => {
             const b = builds.get(cid);
-            return !!b && i >= (b.start.get(who) ?? 0) && i < (b.end?.get(who) ?? Infinity);
+            return !!b && i >= (b.start.get(who) ?? 0) && i < (b.end.get(who) ?? 0);
           };
           const leak = leakOf(f, who, world, duringBuild);
           if (leak) leaks.push(leak);

@@ -12,7 +12,8 @@ let ben: ChatUserClient;
 let cleo: ChatUserClient;
 
 beforeAll(async () => {
-  server = await startTestServer({ database: 'postgres' });
+  // Users make the channels and invites here (the chat's own rules); the read rule is the same under the product's.
+  server = await startTestServer({ database: 'postgres', productChatRules: false });
   ana = await chatUser(server, 'ana');
   ben = await chatUser(server, 'ben');
   cleo = await chatUser(server, 'cleo');

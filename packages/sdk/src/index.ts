@@ -5,6 +5,7 @@ export {
   type UserToConnect,
 } from './client/chat-client.js';
 export type { EventHandler } from './client/event-emitter.js';
+export { EventStream, type EventStreamHost } from './client/event-stream.js';
 export { ChatChannel, type ChannelData } from './channels/channel.js';
 export type { ChannelSnapshot } from './channels/channel-state.js';
 export {
@@ -37,7 +38,10 @@ export type {
   ChannelMember,
   ChatEvent,
   Reaction,
+  ModerationDetails,
 } from '@caseroom/protocol';
+/** A moderator's removal: `removedByModerator(message)` and the text every client shows for it. */
+export { MESSAGE_REMOVED_TEXT, removedByModerator } from '@caseroom/protocol';
 export { groupPositions, type GroupOptions, type GroupPosition } from './messages/group-positions.js';
 export {
   containsLink,

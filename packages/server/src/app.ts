@@ -7,6 +7,8 @@ import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import type { Platform } from './platform/context.js';
+import { healthRoutes } from './platform/health.js';
+import { registerSecurityHeaders } from './platform/security-headers.js';
 import { registerChat, type ChatModule } from './chat/index.js';
 import { registerProduct, type ProductModule } from './product/index.js';
 
@@ -14,6 +16,8 @@ export interface App {
   http: FastifyInstance;
   chat: ChatModule;
   product: ProductModule;
+  /** Marks the node as draining (SIGTERM): `/readyz` answers 503 from then on. */
+  drain(): void;
 }
 
 const WEB_DIST_DEFAULT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -25,16 +29,14 @@ export async function buildApp(platform: Platform): Promise<App> {
     bodyLimit: 1024 * 1024,
     trustProxy: fastifyTrustProxy(platform.config.trustProxy),
   });
+  const webDist = platform.config.webDist ?? WEB_DIST_DEFAULT;
+  // Security headers (CSP, frame-ancestors, nosniff, Referrer-Policy, HSTS over https) on every answer.
+  await registerSecurityHeaders(http, { publicUrl: platform.config.publicUrl, webDist });
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
-  let ready = false;
-  http.get('/healthz', async (_req, reply) => {
-    if (!ready) return reply.code(503).send({ status: 'starting' });
-    await platform.db.query('SELECT 1');
-    return { status: 'ok' };
-  });
+  // `/healthz` (liveness: the process and its database) and `/readyz` (each dependency, draining).
+  const health = healthRoutes(http, platform);
 
-  const webDist = platform.config.webDist ?? WEB_DIST_DEFAULT;
   if (fs.existsSync(path.join(webDist, 'index.html'))) {
     await http.register(fastifyStatic, {
       root: webDist,
@@ -70,10 +72,7 @@ export async function buildApp(platform: Platform): Promise<App> {
   const chat = await registerChat(http, platform);
   const product = await registerProduct(http, platform, chat);
 
-  http.addHook('onReady', async () => {
-    ready = true;
-  });
-  return { http, chat, product };
+  return { http, chat, product, drain: health.drain };
 }
 
 /**

@@ -20,12 +20,15 @@ async function main(): Promise<void> {
   const bus = await openBus(config, log);
   const app = await buildApp({ config, db, bus, log });
   if (config.seedDemo) await app.product.seedDemo();
+  // Production never seeds demo data (config refuses SEED_DEMO) nor keeps demo accounts with their known password.
+  if (config.production) await app.product.disableDemoPasswords();
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    app.drain();
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {

@@ -3,10 +3,15 @@ import { ChatErrorBody } from '../errors.js';
 import { Channel, ChannelMember, ChatUser, Message, OwnUser, Reaction } from './models.js';
 import { ThreadUpdatedEvent } from './threads.js';
 
-/** Fields every event carries. `cid` is set on channel events. */
+/**
+ * Fields every event carries. `cid` is set on channel events; so is `seq`, the event's number in its channel's
+ * sequence (consecutive per channel, in commit order; a message's `seq` is its `message.new` event's). Transient
+ * events (typing, presence, health) and a user's notifications carry no `seq`.
+ */
 const base = {
   created_at: z.string(),
   cid: z.string().optional(),
+  seq: z.number().int().positive().optional(),
   channel_id: z.string().optional(),
   channel_type: z.string().optional(),
   user: ChatUser.optional(),

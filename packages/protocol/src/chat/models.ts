@@ -51,9 +51,28 @@ export const ReactionGroup = z.object({
   last_reaction_at: IsoDate,
 });
 
+/** What every client shows in place of a message a moderator removed (issue 13 §3). */
+export const MESSAGE_REMOVED_TEXT = 'Message removed by a moderator';
+
+/**
+ * Set on a message another member (a moderator) removed: `action: 'removed'`. The message is `type: 'deleted'`,
+ * its content gone, and its `text` is {@link MESSAGE_REMOVED_TEXT}.
+ */
+export const ModerationDetails = z.looseObject({ action: z.string() });
+export type ModerationDetails = z.infer<typeof ModerationDetails>;
+
+/** True when a moderator removed the message (it shows {@link MESSAGE_REMOVED_TEXT}). */
+export function removedByModerator(message: {
+  moderation_details?: { action: string } | undefined;
+}): boolean {
+  return message.moderation_details?.action === 'removed';
+}
+
 const messageShape = {
   id: z.string(),
   cid: z.string(),
+  /** The message's place in its channel: the `seq` of its `message.new` event (server order, every reader's). */
+  seq: z.number().int().optional(),
   text: z.string(),
   type: MessageType,
   user: ChatUser.optional(),
@@ -77,6 +96,7 @@ const messageShape = {
   updated_at: IsoDate,
   deleted_at: IsoDate.optional(),
   message_text_updated_at: IsoDate.optional(),
+  moderation_details: ModerationDetails.optional(),
 };
 
 export const Message = z.looseObject({
@@ -138,6 +158,8 @@ export const Channel = z.looseObject({
   blocked: z.boolean().optional(),
   cooldown: z.number().optional(),
   truncated_at: IsoDate.optional(),
+  /** The `seq` of the channel's last event when this was read: a client's starting point in the stream. */
+  last_seq: z.number().int().min(0).optional(),
   config: ChannelConfig,
   own_capabilities: z.array(z.string()),
 });

@@ -4,6 +4,9 @@ import type { Platform } from '../platform/context.js';
 import type { ChatContext } from './context.js';
 import { ChatError } from './errors.js';
 import { Realtime } from './realtime/fanout.js';
+import { Relay } from './realtime/relay.js';
+import { JobRunner } from './jobs.js';
+import { RevocationSync } from './realtime/revocations.js';
 import { pruneEvents } from './actions/sync.js';
 import { pruneTasks } from './actions/tasks.js';
 import { activityRoutes } from './routes/activity.js';
@@ -34,12 +37,18 @@ export interface ChatModule {
   server: ChatServerApi;
   /** Per-user, per-endpoint rate limits (configurable, e.g. by tests). */
   rateLimits: RateLimits;
+  /** The fan-out (tests reach its hooks, e.g. `dropPublishes`). */
+  realtime: Realtime;
+  /** The relay of recorded events the bus did not bring (realtime/relay). */
+  relay: Relay;
+  /** Scheduled jobs: event and task pruning (chat/jobs). */
+  jobs: JobRunner;
   /** Closes sockets and bus subscriptions. */
   close(): Promise<void>;
 }
 
-/** How often a node drops events past the sync retention window. */
-const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+/** How often the event table and the task table are pruned. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /** Maps any failure to the chat error shape `{code, message, StatusCode}` (chat-spec §8). */
 function toChatError(err: FastifyError | Error): ChatError {
@@ -57,14 +66,13 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
   await seedBuiltInRules(platform.db);
   const realtime = new Realtime(platform.bus, platform.log);
   await realtime.start();
-  const inactive = await platform.db.query<{ id: string }>(
-    'SELECT id FROM chat_users WHERE deactivated_at IS NOT NULL OR deleted_at IS NOT NULL',
-  );
-  for (const { id } of inactive.rows) realtime.inactive.add(id);
+  // Revoked tokens and inactive users stay refused across restarts and on nodes that missed the bus message.
+  const revocations = new RevocationSync(platform.db, realtime, platform.log);
+  await revocations.start();
   const ctx: ChatContext = {
     ...platform,
     realtime,
-    hooks: { messageNew: [] },
+    hooks: { messageNew: [], messageRemoved: [], reservedUserIds: [] },
     protectedChannelFields: new Set(['team']),
     rateLimits: new RateLimits(platform.config.redisUrl, platform.config.chatRateLimits),
   };
@@ -102,16 +110,29 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
     { prefix: '/chat' },
   );
 
+  const relay = new Relay(platform.db, realtime, platform.log);
+  await relay.start();
+  const jobs = new JobRunner(platform.db, platform.log, [
+    { name: 'prune-events', everyMs: PRUNE_EVERY_MS, run: (now) => pruneEvents(ctx, now) },
+    { name: 'prune-tasks', everyMs: PRUNE_EVERY_MS, run: () => pruneTasks(ctx) },
+  ]);
+  await jobs.start();
+  // Revocations are pruned on every node (each keeps them in memory too), not as a one-node job.
   const prune = setInterval(() => {
-    pruneTasks(ctx).catch((err: unknown) => platform.log.warn({ err }, 'pruning chat tasks failed'));
-    pruneEvents(ctx).catch((err: unknown) => platform.log.warn({ err }, 'pruning chat events failed'));
-  }, PRUNE_INTERVAL_MS);
+    revocations.prune().catch((err: unknown) => platform.log.warn({ err }, 'pruning revocations failed'));
+  }, PRUNE_EVERY_MS);
   prune.unref();
 
   return {
     server: createServerApi(ctx),
+    realtime,
+    relay,
+    jobs,
     close: async () => {
+      relay.stop();
+      jobs.stop();
       clearInterval(prune);
+      revocations.stop();
       await realtime.close();
       await ctx.rateLimits.close();
     },

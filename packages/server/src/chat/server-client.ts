@@ -3,6 +3,7 @@ import { addMembers, removeMembers, updateChannelPartial } from './actions/chann
 import { doGetOrCreateChannel } from './actions/channel-create.js';
 import { findChannels } from './actions/channels.js';
 import { assignRoles } from './actions/members.js';
+import { installTypeRules } from './actions/permissions.js';
 import { sendMessage } from './actions/message-send.js';
 import { upsertUsers } from './actions/users.js';
 import { signChatToken } from './auth.js';
@@ -10,6 +11,7 @@ import { SERVER, type ChatContext } from './context.js';
 import { inputError } from './errors.js';
 import { presentChannel } from './presenters/channel.js';
 import { write } from './realtime/outbox.js';
+import { revokeTokens } from './realtime/revocations.js';
 import { getUser } from './store/users.js';
 import type { ChatServerApi } from './server-api.js';
 
@@ -22,7 +24,7 @@ export function createServerApi(ctx: ChatContext): ChatServerApi {
     createToken: (userId, expiresInSeconds) =>
       signChatToken(ctx.config, { user_id: userId }, expiresInSeconds),
     upsertUsers: (users) => upsertUsers(ctx, SERVER, users),
-    disconnectUser: (userId) => ctx.realtime.revokeUser(userId),
+    disconnectUser: (userId) => revokeTokens(ctx, userId),
     async getOrCreateChannel(type, id, data, createdById): Promise<Channel> {
       const channel = await write(ctx, async (q, out) => {
         if (!(await getUser(q, createdById))) throw inputError(`user ${createdById} does not exist`);
@@ -73,6 +75,13 @@ export function createServerApi(ctx: ChatContext): ChatServerApi {
     },
     protectChannelFields(fields) {
       for (const f of fields) ctx.protectedChannelFields.add(f);
+    },
+    installRules: (rules) => installTypeRules(ctx.db, rules),
+    reserveUserIds(isReserved) {
+      ctx.hooks.reservedUserIds.push(isReserved);
+    },
+    onMessageRemoved(hook) {
+      ctx.hooks.messageRemoved.push(hook);
     },
   };
 }

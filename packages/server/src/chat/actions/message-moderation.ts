@@ -3,7 +3,8 @@ import type { Queryable } from '../../platform/db.js';
 import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
-import { write } from '../realtime/outbox.js';
+import { lockSeqOfMessage, write } from '../realtime/outbox.js';
+import { messageInViewSql } from '../policy/read-access.js';
 import { memberIds } from '../store/channels.js';
 import type { MessageRow } from '../store/rows.js';
 import { channelIds, messageForActor, presentRow, presentRows, viewCutoff } from '../views/messages.js';
@@ -24,8 +25,7 @@ export async function recountUnread(q: Queryable, cid: string): Promise<void> {
        SELECT count(*) FROM chat_messages x JOIN chat_channels c ON c.cid = x.cid
         WHERE x.cid = m.cid AND x.created_at > m.last_read AND (x.parent_id IS NULL OR x.show_in_channel)
           AND NOT x.silent AND x.type NOT IN ('system', 'deleted') AND x.user_id IS DISTINCT FROM m.user_id
-          AND (c.truncated_at IS NULL OR x.created_at > c.truncated_at)
-          AND (m.history_cleared_at IS NULL OR x.created_at > m.history_cleared_at))
+          AND ${messageInViewSql({ message: 'x', member: 'm', channel: 'c' })})
      WHERE m.cid = $1`,
     [cid],
   );
@@ -60,12 +60,13 @@ export async function flagMessage(ctx: ChatContext, actor: Actor, messageId: str
  */
 export async function undeleteMessage(ctx: ChatContext, actor: Actor, messageId: string): Promise<Message> {
   return write(ctx, async (q, out) => {
+    await lockSeqOfMessage(q, out, messageId);
     const { row, access } = await messageForActor(q, actor, messageId);
     requireCapability(access, 'delete-any-message', 'undelete messages');
     if (row.type !== 'deleted') throw inputError('the message is not deleted');
     const { rows } = await q.query<MessageRow>(
       `UPDATE chat_messages SET type = coalesce(deleted_type, CASE WHEN parent_id IS NULL THEN 'regular' ELSE 'reply' END),
-              deleted_type = NULL, deleted_at = NULL, updated_at = now()
+              deleted_type = NULL, deleted_at = NULL, removed_by_moderator = false, updated_at = now()
         WHERE id = $1 RETURNING *`,
       [messageId],
     );

@@ -4,7 +4,7 @@ import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
 import { presentUser } from '../presenters/user.js';
-import { write } from '../realtime/outbox.js';
+import { lockSeq, write } from '../realtime/outbox.js';
 import { memberIds, setUnreadSql } from '../store/channels.js';
 import { getMessage } from '../store/messages.js';
 import { getUser, unreadTotals } from '../store/users.js';
@@ -44,6 +44,7 @@ export async function markRead(ctx: ChatContext, actor: Actor, cid: string, mess
       );
       readId = last.rows[0]?.id ?? null;
     }
+    await lockSeq(q, out, cid);
     const unread = (await q.query<{ n: number }>(UNREAD_AFTER, [cid, seq, userId])).rows[0]?.n ?? 0;
     const now = new Date().toISOString();
     await q.query(

@@ -3,13 +3,20 @@ import { openPglite, type Db } from '../../platform/db.js';
 import { migrate } from '../../platform/migrate.js';
 import {
   canReadChannel,
+  condHolds,
+  listsInviteSql,
+  MEMBER_LISTS_INVITE,
   isChannelReadable,
+  isHiddenFor,
+  isMessageInView,
   isMessageVisible,
+  messageInViewSql,
   messageVisibleSql,
   readableChannelSql,
   readerSql,
   readsChannelSql,
   syncEventReadableSql,
+  viewCutoff,
 } from './read-access.js';
 
 // One table of cases, each checked three ways: the expected answer, the SQL form (run in PGlite against rows
@@ -29,13 +36,16 @@ interface MemberCase {
   none?: boolean;
   deletedChannel?: boolean;
   reads: boolean;
+  /** Sees the channel in their list when asking for invites (default: when they read it). */
+  listsInvite?: boolean;
 }
 
 const MEMBER_CASES: MemberCase[] = [
   { name: 'member', reads: true },
   { name: 'banned member', banned: true, reads: false },
-  { name: 'pending invitee', invited: true, reads: false },
-  { name: 'rejected invitee', invited: true, rejected: true, reads: false },
+  { name: 'pending invitee', invited: true, reads: false, listsInvite: true },
+  { name: 'rejected invitee', invited: true, rejected: true, reads: false, listsInvite: true },
+  { name: 'banned pending invitee', invited: true, banned: true, reads: false },
   { name: 'accepted invitee', invited: true, accepted: true, reads: true },
   { name: 'banned accepted invitee', invited: true, accepted: true, banned: true, reads: false },
   { name: 'not a member', none: true, reads: false },
@@ -102,11 +112,18 @@ describe('the read rule: SQL and JS agree', () => {
           [cid, !!k.banned, !!k.invited, k.accepted ? T0 : null, k.rejected ? T0 : null],
         );
       }
-      const sql = await db.query<{ reads: boolean; exists_reads: boolean; bare: boolean | null }>(
+      const sql = await db.query<{
+        reads: boolean;
+        exists_reads: boolean;
+        bare: boolean | null;
+        lists: boolean;
+      }>(
         `SELECT EXISTS (SELECT 1 FROM chat_channels c JOIN chat_members m ON m.cid = c.cid
                          WHERE c.cid = $1 AND m.user_id = 'viewer' AND ${readableChannelSql('c', 'm')}) AS reads,
                 ${readsChannelSql('$1', "'viewer'")} AS exists_reads,
-                (SELECT ${readerSql()} FROM chat_members WHERE cid = $1 AND user_id = 'viewer') AS bare`,
+                (SELECT ${readerSql()} FROM chat_members WHERE cid = $1 AND user_id = 'viewer') AS bare,
+                EXISTS (SELECT 1 FROM chat_members m WHERE m.cid = $1 AND m.user_id = 'viewer'
+                         AND ${listsInviteSql('m')}) AS lists`,
         [cid],
       );
       const { rows: members } = await db.query<never>(
@@ -130,6 +147,13 @@ describe('the read rule: SQL and JS agree', () => {
         exists: memberOnly,
         bare: memberOnly,
       });
+      const lists = members[0] !== undefined && condHolds(MEMBER_LISTS_INVITE, { member: members[0] });
+      const expected = k.listsInvite ?? (k.reads || (!!k.deletedChannel && memberOnly));
+      expect({ case: k.name, sql: sql.rows[0]!.lists, js: lists }).toEqual({
+        case: k.name,
+        sql: expected,
+        js: expected,
+      });
     }
   });
 
@@ -146,7 +170,7 @@ describe('the read rule: SQL and JS agree', () => {
       );
       const id = `msg-${i}`;
       await db.query(
-        `INSERT INTO chat_messages (id, cid, user_id, created_at) VALUES ($1, $2, 'other', $3)`,
+        `INSERT INTO chat_messages (id, seq, cid, user_id, created_at) VALUES ($1, 1, $2, 'other', $3)`,
         [id, cid, at(k.at ?? 10)],
       );
       if (k.hidden) await db.query(`INSERT INTO chat_message_hidden VALUES ($1, 'viewer')`, [id]);
@@ -177,6 +201,20 @@ describe('the read rule: SQL and JS agree', () => {
         ).rows.map((r) => r.message_id),
       );
       const js = isMessageVisible(msg, { userId: 'viewer', member, channel, hidden });
+      // The view alone (no hidden list): SQL, JS and the cut-off read off the same definition agree.
+      const inView = await db.query<{ v: boolean }>(
+        `SELECT ${messageInViewSql({ message: 'x', member: 'm', channel: 'c' })} AS v
+           FROM chat_messages x JOIN chat_channels c ON c.cid = x.cid
+           JOIN chat_members m ON m.cid = x.cid AND m.user_id = 'viewer' WHERE x.id = $1`,
+        [id],
+      );
+      const cut = viewCutoff({ member, channel });
+      expect({ case: k.name, sql: inView.rows[0]!.v, cut: cut === null || msg.created_at > cut }).toEqual({
+        case: k.name,
+        sql: isMessageInView(msg, { member, channel }),
+        cut: isMessageInView(msg, { member, channel }),
+      });
+      expect(isHiddenFor(id, 'viewer', hidden)).toBe(!!k.hidden);
       expect({ case: k.name, sql: sql.rows[0]!.visible, js }).toEqual({
         case: k.name,
         sql: k.visible,
@@ -196,13 +234,13 @@ describe('the read rule: SQL and JS agree', () => {
         `INSERT INTO chat_members (cid, user_id, invited, created_at) VALUES ($1, 'viewer', $2, $3)`,
         [cid, k.reader === false, at(k.joined)],
       );
-      const { rows } = await db.query<{ seq: number }>(
-        `INSERT INTO chat_events (cid, type, payload, created_at) VALUES ($1, 'message.new', '{}', $2) RETURNING seq`,
+      const { rows } = await db.query<{ id: number }>(
+        `INSERT INTO chat_events (cid, seq, type, payload, created_at) VALUES ($1, 1, 'message.new', '{}', $2) RETURNING id`,
         [cid, at(k.event)],
       );
       const sql = await db.query<{ gets: boolean }>(
-        `SELECT ${syncEventReadableSql('e', '$2')} AS gets FROM chat_events e WHERE e.seq = $1`,
-        [rows[0]!.seq, 'viewer'],
+        `SELECT ${syncEventReadableSql('e', '$2')} AS gets FROM chat_events e WHERE e.id = $1`,
+        [rows[0]!.id, 'viewer'],
       );
       expect({ case: k.name, gets: sql.rows[0]!.gets }).toEqual({ case: k.name, gets: k.gets });
     }

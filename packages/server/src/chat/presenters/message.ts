@@ -1,4 +1,5 @@
-import type { ChatUser, Message, Reaction } from '@caseroom/protocol';
+import { MESSAGE_REMOVED_TEXT, type ChatUser, type Message, type Reaction } from '@caseroom/protocol';
+import { isHiddenFor } from '../policy/read-access.js';
 import type { MessageLookups } from '../store/messages.js';
 import type { MessageRow, ReactionRow, UserRow } from '../store/rows.js';
 import { iso } from './time.js';
@@ -8,6 +9,7 @@ import { presentUnknownUser, presentUser, presentUserOnce } from './user.js';
 export const RESERVED_MESSAGE_FIELDS = new Set([
   'id',
   'cid',
+  'seq',
   'text',
   'type',
   'user',
@@ -38,6 +40,7 @@ export const RESERVED_MESSAGE_FIELDS = new Set([
   'status',
   'html',
   'shadowed',
+  'moderation_details',
 ]);
 
 export function presentReaction(row: ReactionRow, users?: ReadonlyMap<string, UserRow>): Reaction {
@@ -61,8 +64,9 @@ function userOf(id: string, lookups: MessageLookups): ChatUser {
 
 /** The message fields shared by a message and the message it quotes. */
 function presentCore(row: MessageRow, lookups: MessageLookups): Message {
-  const deletedForMe = lookups.hiddenForViewer.has(row.id);
+  const deletedForMe = isHiddenFor(row.id, lookups.viewerId, lookups.hiddenForViewer);
   const deleted = row.type === 'deleted' || deletedForMe;
+  const removed = row.type === 'deleted' && row.removed_by_moderator === true && !deletedForMe;
   // An expired pin is no pin (chat-spec §4 Pin): nothing needs to run at the expiry instant.
   const pinned = row.pinned && (!row.pin_expires || new Date(row.pin_expires).getTime() > Date.now());
   const groups = row.reaction_groups ?? {};
@@ -73,8 +77,10 @@ function presentCore(row: MessageRow, lookups: MessageLookups): Message {
     ...(deleted ? {} : custom),
     id: row.id,
     cid: row.cid,
-    // A deleted message keeps its row for threads and quotes, but never its content.
-    text: deleted ? '' : row.text,
+    // The message's place in its channel (the seq of its `message.new` event): every reader's order.
+    seq: row.seq,
+    // A deleted message keeps its row for threads and quotes, but never its content; a removed one says so.
+    text: removed ? MESSAGE_REMOVED_TEXT : deleted ? '' : row.text,
     type: deleted ? 'deleted' : (row.type as Message['type']),
     ...(row.user_id ? { user_id: row.user_id, user: userOf(row.user_id, lookups) } : {}),
     ...(row.parent_id ? { parent_id: row.parent_id, show_in_channel: row.show_in_channel } : {}),
@@ -100,6 +106,7 @@ function presentCore(row: MessageRow, lookups: MessageLookups): Message {
     ...(row.deleted_at ? { deleted_at: iso(row.deleted_at) } : {}),
     ...(deletedForMe ? { deleted_for_me: true } : {}),
     ...(row.message_text_updated_at ? { message_text_updated_at: iso(row.message_text_updated_at) } : {}),
+    ...(removed ? { moderation_details: { action: 'removed' } } : {}),
   };
 }
 

@@ -56,6 +56,13 @@ export class Realtime {
   private deliveries = 0;
   /** Set once the node shuts down: connections closing then leave the database alone. */
   closing = false;
+  /**
+   * Test hook: when set, {@link publish} drops the deliveries, as a node that dies between its commit and its
+   * publish does (the events are in `chat_events`; realtime/relay delivers them).
+   */
+  dropPublishes = false;
+  /** Channel events delivered on this node, `cid#seq` -> when: each is delivered once (bus or relay). */
+  private readonly delivered = new Map<string, number>();
 
   constructor(
     private readonly bus: Bus,
@@ -68,6 +75,7 @@ export class Realtime {
 
   /** Sends each delivery to its audience on every node. Call only after the write committed. */
   async publish(deliveries: readonly Delivery[]): Promise<void> {
+    if (this.dropPublishes) return;
     for (const delivery of deliveries) {
       if (delivery.users.length === 0) continue;
       await this.bus
@@ -88,13 +96,29 @@ export class Realtime {
   }
 
   /**
-   * Refuses the user's tokens issued up to now and closes their sockets, on every node. Clients still entitled to
+   * Refuses the user's tokens issued before `before` (Unix seconds) and closes their sockets, on every node the bus
+   * reaches (realtime/revocations.ts records it in the database first, for the others). Clients still entitled to
    * chat get a fresh token (code 40 makes the SDK ask its token provider again) and reconnect.
    */
-  async revokeUser(userId: string): Promise<void> {
-    const envelope: Envelope = { kind: 'revoke', userId, before: Math.ceil(Date.now() / 1000) };
+  async revokeUser(userId: string, before = Math.ceil(Date.now() / 1000)): Promise<void> {
+    const envelope: Envelope = { kind: 'revoke', userId, before };
     this.receive(envelope);
     await this.bus.publish(FANOUT_TOPIC, envelope);
+  }
+
+  /** A revocation learned on this node (bus or database): a newer one refuses more tokens and closes the sockets. */
+  applyRevocation(userId: string, before: number): void {
+    if (before <= (this.revokedBefore.get(userId) ?? 0)) return;
+    this.revokedBefore.set(userId, before);
+    const frame = JSON.stringify({
+      type: 'connection.error',
+      error: { code: 40, message: 'JWT token revoked', StatusCode: 401 },
+      created_at: new Date().toISOString(),
+    });
+    for (const conn of [...this.connections.ofUser(userId)]) {
+      if (conn.sink.open) conn.sink.send(frame);
+      conn.sink.close(1000, 'token revoked');
+    }
   }
 
   /** Subscribes a connection (on whichever node holds it) to presence changes of the users it sees. */
@@ -130,6 +154,35 @@ export class Realtime {
     };
   }
 
+  /**
+   * Marks channel event `cid`/`seq` delivered on this node; false when it was already (the bus and the relay may
+   * both bring it).
+   */
+  firstDelivery(cid: string, seq: number): boolean {
+    const key = `${cid}#${seq}`;
+    if (this.delivered.has(key)) return false;
+    this.delivered.set(key, Date.now());
+    return true;
+  }
+
+  /** True when channel event `cid`/`seq` was delivered on this node (within the memory of {@link forgetBefore}). */
+  wasDelivered(cid: string, seq: number): boolean {
+    return this.delivered.has(`${cid}#${seq}`);
+  }
+
+  /** Forgets deliveries older than `ms` (oldest first: the map keeps insertion order). */
+  forgetBefore(ms: number): void {
+    for (const [key, at] of this.delivered) {
+      if (at >= ms) break;
+      this.delivered.delete(key);
+    }
+  }
+
+  /** Delivers to this node's sockets only (the relay's way in: every node relays for its own connections). */
+  deliverLocal(delivery: Delivery): void {
+    this.receive({ kind: 'event', delivery });
+  }
+
   private receive(envelope: Envelope): void {
     if (envelope.kind === 'inactive') {
       if (envelope.on) this.inactive.add(envelope.userId);
@@ -146,17 +199,7 @@ export class Realtime {
       return;
     }
     if (envelope.kind === 'revoke') {
-      const known = this.revokedBefore.get(envelope.userId) ?? 0;
-      this.revokedBefore.set(envelope.userId, Math.max(known, envelope.before));
-      const frame = JSON.stringify({
-        type: 'connection.error',
-        error: { code: 40, message: 'JWT token revoked', StatusCode: 401 },
-        created_at: new Date().toISOString(),
-      });
-      for (const conn of [...this.connections.ofUser(envelope.userId)]) {
-        if (conn.sink.open) conn.sink.send(frame);
-        conn.sink.close(1000, 'token revoked');
-      }
+      this.applyRevocation(envelope.userId, envelope.before);
       return;
     }
     if (envelope.kind === 'watch') {
@@ -168,6 +211,7 @@ export class Realtime {
     }
     const { users, event, watch, presence } = envelope.delivery;
     const cid = typeof event.cid === 'string' ? event.cid : undefined;
+    if (cid !== undefined && typeof event.seq === 'number' && !this.firstDelivery(cid, event.seq)) return;
     // The audience's rules are the same for every member: decided once here, checked per connection below.
     const byWatch = watch !== undefined && cid !== undefined && cid !== '';
     const mustWatch = watch === 'watching';

@@ -37,6 +37,7 @@ export function messageColumns(m: string): string {
     'message_text_updated_at',
     'deleted_at',
     'deleted_type',
+    'removed_by_moderator',
   ]
     .map((c) => `${m}.${c}`)
     .join(', ');
@@ -99,7 +100,11 @@ export async function listMessages(
 
   // A message id's place is read inside the page's statement (one round trip); only an empty page looks again,
   // to refuse an id that does not exist.
-  const seqAt = (id: string) => `(SELECT s.seq FROM chat_messages s WHERE s.id = ${p(id)})`;
+  // Seqs are per channel: a message of another channel has no place in this one (an empty page).
+  const seqAt = (id: string) => {
+    const where = `s.id = ${p(id)}${'cid' in scope ? ` AND s.cid = ${p(scope.cid)}` : ''}`;
+    return `(SELECT s.seq FROM chat_messages s WHERE ${where})`;
+  };
   const checked = async (rows: MessageRow[], id: string) => {
     if (rows.length === 0) await seqOf(id);
     return rows;
@@ -115,12 +120,6 @@ export async function listMessages(
   if (page.id_gt) return checked(await after(`seq > ${seqAt(page.id_gt)}`, limit), page.id_gt);
   if (page.id_gte) return checked(await after(`seq >= ${seqAt(page.id_gte)}`, limit), page.id_gte);
   return before('true', limit);
-}
-
-/** The later of two cut-offs (channel truncation, a member's cleared history). */
-export function cutoff(...dates: Array<Date | null | undefined>): Date | null {
-  const times = dates.filter((d): d is Date => d instanceof Date).map((d) => d.getTime());
-  return times.length ? new Date(Math.max(...times)) : null;
 }
 
 /**

@@ -96,7 +96,7 @@ export async function findChannels(
     where.push('NOT vm.banned AND (NOT vm.invited OR vm.invite_accepted_at IS NOT NULL)');
   }
   const order = (sort?.length ? sort : [{ field: 'last_message_at', direction: -1 as const }]).map((s) => {
-    const column = CHANNEL_SORT[s.field];
+    const column = CHANNEL_SORT.get(s.field);
     if (!column || (!viewerId && column.includes('vm.')))
       throw inputError(`cannot sort channels by ${s.field}`);
     return `${column} ${s.direction === 1 ? 'ASC' : 'DESC'} NULLS LAST`;

@@ -4,6 +4,7 @@ import type { ChatContext } from '../context.js';
 import { notAllowed } from '../errors.js';
 import { presentUser, RESERVED_USER_FIELDS } from '../presenters/user.js';
 import type { UserRow } from '../store/rows.js';
+import { checkCustomSize } from './custom.js';
 
 /** Guest tokens last a day; the client asks for a new one (same id) when it expires (code 40). */
 const GUEST_TOKEN_SECONDS = 24 * 60 * 60;
@@ -17,6 +18,7 @@ export async function createGuest(
   input: { id: string; name?: string } & Record<string, unknown>,
 ): Promise<{ access_token: string; user: ChatUser }> {
   const custom = Object.fromEntries(Object.entries(input).filter(([k]) => !RESERVED_USER_FIELDS.has(k)));
+  checkCustomSize('user', custom);
   const { rows } = await ctx.db.query<UserRow>(
     `INSERT INTO chat_users (id, name, role, custom) VALUES ($1, $2, 'guest', $3)
      ON CONFLICT (id) DO UPDATE SET name = coalesce(EXCLUDED.name, chat_users.name), updated_at = now()

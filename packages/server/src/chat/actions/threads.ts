@@ -1,4 +1,6 @@
 import {
+  isSafeText,
+  parseRequestDate,
   RESERVED_THREAD_FIELDS,
   THREAD_DEFAULTS,
   type QueryThreadsRequest,
@@ -52,7 +54,10 @@ export async function doThreadReply(q: Queryable, parent: MessageRow, reply: Mes
 function decodeCursor(next: string): { at: string; id: string } {
   try {
     const v = JSON.parse(Buffer.from(next, 'base64url').toString('utf8')) as { at?: unknown; id?: unknown };
-    if (typeof v.at === 'string' && typeof v.id === 'string') return { at: v.at, id: v.id };
+    // A cursor is the client's to send: a forged time is code 4, never a cast PostgreSQL refuses.
+    if (parseRequestDate(v.at) && typeof v.id === 'string' && isSafeText(v.id)) {
+      return { at: v.at as string, id: v.id };
+    }
   } catch {
     // fall through
   }

@@ -3,6 +3,7 @@ import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed } from '../errors.js';
 import { presentUser, RESERVED_USER_FIELDS } from '../presenters/user.js';
 import { write } from '../realtime/outbox.js';
+import { checkCustomSize } from './custom.js';
 import type { UserRow } from '../store/rows.js';
 
 /** A user as the product (or the user themselves) upserts it. */
@@ -34,6 +35,7 @@ export async function upsertUsers(ctx: ChatContext, actor: Actor, users: UserInp
     const result: ChatUser[] = [];
     for (const u of users) {
       const custom = Object.fromEntries(Object.entries(u).filter(([k]) => !RESERVED_USER_FIELDS.has(k)));
+      checkCustomSize('user', custom);
       const { rows } = await q.query<UserRow>(
         `INSERT INTO chat_users (id, name, image, role, language, custom)
          VALUES ($1, $2, $3, coalesce($4, 'user'), $5, $6)

@@ -326,6 +326,22 @@ describe.each(['postgres', 'pglite'] as const)('bad input is code 4, never a 500
     }
   });
 
+  it('the server acting for a user who does not exist is code 16, not a foreign-key failure', async () => {
+    const server_ = (method: string, path: string, body: unknown) =>
+      chatCall(server, method, path, { token: serverToken, body });
+    const device = await server_('POST', '/devices', {
+      id: 'd1',
+      push_provider: 'firebase',
+      user_id: 'nobody',
+    });
+    expect(device).toMatchObject({
+      status: 404,
+      body: { code: 16, message: 'User "nobody" does not exist' },
+    });
+    const block = await server_('POST', '/users/block', { blocked_user_id: 'ben', user_id: 'nobody' });
+    expect(block).toMatchObject({ status: 404, body: { code: 16, message: 'User "nobody" does not exist' } });
+  });
+
   it('the custom data limit holds for guests, for edits and for the server-side API', async () => {
     const over = padding(CHAT_LIMITS.maxMessageCustomBytes);
     const guest = await chatCall(server, 'POST', '/guest', { body: { user: { id: 'visitor', bio: over } } });

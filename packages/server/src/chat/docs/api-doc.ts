@@ -57,6 +57,9 @@ export function renderChatApiDoc(): string {
 
 /** Decisions a client of the API needs to know (kept here so they travel with the generated reference). */
 const NOTES = [
+  'Bad input is code 4 (HTTP 400) naming the field, never a 500: no text anywhere in a request (path, query, body, `payload` JSON, custom data and its keys) may hold NUL or an unpaired UTF-16 surrogate (PostgreSQL cannot store them); JSON nests at most 32 levels; dates are ISO-8601 between the years 0001 and 9999.',
+  'Filters (query channels, search, members, users) take only the fields and operators each lists, with values of the field’s type (dates, booleans, integers, ids); `$and`/`$or`/`$nor` nest at most 8 levels, a filter holds at most 100 conditions and an `$in`/`$nin` at most 1,000 values. Any other field of a channel filter is a custom field. Sort fields are the enums of each request.',
+  'Custom data is limited to 5 KB of JSON (UTF-8 bytes) per message (`custom` and every unknown top-level field), per user and per channel, counted on what would be stored after a partial update, for every sender (users, guests, the server and the server-side API); beyond it answers code 4 "<kind> custom data is N bytes of JSON, the maximum is 5120".',
   'Message text is limited to 5,000 characters (code 20 beyond), or to the channel type’s `max_message_length` when lower; links are detected with linkifyjs (with or without a scheme) and need `send-links`.',
   '`own_capabilities` come from permission rules (`/chat/permissions`): of the rules matching a capability, the viewer’s roles (global and channel) and the channel type, the highest priority wins and Deny wins a tie; built in: Allow all (999, admins), Deny all (1). Channel-type settings switch typing, read events, replies, reactions, uploads, search and mutes off; frozen removes the send capabilities.',
   'Only readers (members who are not banned and not pending or rejected invitees) receive a channel’s events.',

@@ -31,6 +31,10 @@ export const CHAT_LIMITS = {
   maxChannelCustomBytes: 5 * 1024,
   /** A mute lasts at most this long (100 years, in ms); longer is "until unmuted" (no expiration). */
   maxMuteExpirationMs: 100 * 365 * 24 * 60 * 60 * 1000,
+  /** Custom fields of one reaction (JSON bytes): a reaction is small. */
+  maxReactionCustomBytes: 1024,
+  /** Custom fields of one thread (JSON bytes). */
+  maxThreadCustomBytes: 5 * 1024,
   /** Query filters: `$and` / `$or` / `$nor` nest at most this deep. */
   maxFilterDepth: 8,
   /** Query filters: at most this many conditions (field-operator pairs) in all. */

@@ -276,6 +276,21 @@ const CASES: Case[] = [
     body: { set: { more: padding(CHAT_LIMITS.maxChannelCustomBytes - 3000) } },
     names: /channel custom data is \d+ bytes/,
   },
+  {
+    name: 'custom reaction data over the limit',
+    method: 'POST',
+    path: '/messages/bad-1/reaction',
+    body: { reaction: { type: 'like', note: padding(CHAT_LIMITS.maxReactionCustomBytes) } },
+    names: /reaction custom data is \d+ bytes/,
+    userOnly: true,
+  },
+  {
+    name: 'custom thread data over the limit',
+    method: 'PATCH',
+    path: '/threads/bad-1',
+    body: { set: { summary: padding(CHAT_LIMITS.maxThreadCustomBytes) } },
+    names: /thread custom data is \d+ bytes/,
+  },
 ];
 
 async function send(server: TestServer, token: string, c: Case): Promise<Reply> {

@@ -12,6 +12,8 @@ const CUSTOM_LIMITS = {
   message: CHAT_LIMITS.maxMessageCustomBytes,
   user: CHAT_LIMITS.maxUserCustomBytes,
   channel: CHAT_LIMITS.maxChannelCustomBytes,
+  reaction: CHAT_LIMITS.maxReactionCustomBytes,
+  thread: CHAT_LIMITS.maxThreadCustomBytes,
 } as const;
 
 /**

@@ -12,6 +12,7 @@ import { inputError, notAllowed, notFound } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
 import { presentUser } from '../presenters/user.js';
 import { write } from '../realtime/outbox.js';
+import { checkCustomSize, mergedCustom } from './custom.js';
 import { messageInViewSql, readableChannelSql } from '../policy/read-access.js';
 import { memberIds } from '../store/channels.js';
 import type { MessageRow } from '../store/rows.js';
@@ -144,6 +145,11 @@ export async function updateThread(
       'update this thread',
     );
     const { title, ...custom } = set;
+    const stored = await q.query<{ custom: Record<string, unknown> }>(
+      'SELECT custom FROM chat_threads WHERE parent_id = $1 FOR UPDATE',
+      [parentId],
+    );
+    checkCustomSize('thread', mergedCustom(stored.rows[0]?.custom, custom, unset));
     await q.query(
       `INSERT INTO chat_threads (parent_id, cid, title, custom) VALUES ($1, $2, $3, $4::jsonb)
        ON CONFLICT (parent_id) DO UPDATE SET

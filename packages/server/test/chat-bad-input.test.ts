@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signChatToken } from '../src/chat/auth.js';
 import { ChatError } from '../src/chat/errors.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { chatCall, chatUser, type ChatUserClient, type Reply } from './chat-support.js';
+import { chatCall, chatUser, openSocket, type ChatUserClient, type Reply } from './chat-support.js';
 
 /**
  * The review's malformed requests (issue 13 §6), each a 500 before: field names that are Object.prototype members,
@@ -339,6 +339,21 @@ describe.each(['postgres', 'pglite'] as const)('bad input is code 4, never a 500
       const res = await ana.call('POST', '/channels', { filter_conditions: filter });
       expect(res, JSON.stringify(filter)).toMatchObject({ status: 200, body: { channels: [] } });
     }
+  });
+
+  it('a socket whose connect payload holds NUL is refused with code 4, not closed as an internal error', async () => {
+    const socket = await openSocket(server, {
+      token: ana.token,
+      json: { device: { id: 'phone\u0000', push_provider: 'firebase' } },
+    });
+    expect(socket.first).toMatchObject({
+      type: 'connection.error',
+      error: {
+        code: 4,
+        message: 'json.device.id: must not contain NUL characters or unpaired UTF-16 surrogates',
+      },
+    });
+    await socket.close();
   });
 
   it('the server acting for a user who does not exist is code 16, not a foreign-key failure', async () => {

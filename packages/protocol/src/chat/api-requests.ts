@@ -125,10 +125,10 @@ export const GuestRequest = z.object({
   user: z.looseObject({ id: SafeText.min(1).max(255), name: SafeText.optional() }),
 });
 export const DeviceRequest = z.object({
-  id: z.string().min(1).max(255),
+  id: SafeText.min(1).max(255),
   push_provider: z.enum(['firebase', 'apn', 'huawei', 'xiaomi']),
-  push_provider_name: z.string().max(255).optional(),
-  user_id: z.string().optional(),
+  push_provider_name: SafeText.max(255).optional(),
+  user_id: SafeText.optional(),
 });
 export type DeviceRequest = z.infer<typeof DeviceRequest>;
 export const DeviceQuery = z.looseObject({ id: z.string().optional(), user_id: z.string().optional() });

@@ -259,12 +259,18 @@ describe('callables refuse bad input and write nothing', () => {
         message: /^email: must not contain NUL/,
       });
     }
-    const read = await fetch(`${server.url}/api/caseplans/a%00b`, {
-      headers: { authorization: `Bearer ${world.cast.orgAdmin.token}` },
-    });
-    expect(read.status).toBe(400);
-    expect(await read.json()).toMatchObject({
-      error: { status: 'invalid-argument', message: /^path parameter id: must not contain NUL/ },
+    const auth = { authorization: `Bearer ${world.cast.orgAdmin.token}` };
+    for (const path of ['/api/caseplans/a%00b', '/api/users/a%00b/photo']) {
+      const read = await fetch(`${server.url}${path}`, { headers: auth });
+      expect(read.status, path).toBe(400);
+      expect(await read.json()).toMatchObject({
+        error: { status: 'invalid-argument', message: /^path parameter id: must not contain NUL/ },
+      });
+    }
+    const reset = await post('/api/password-reset/verify', { token: 'a\u0000b' });
+    expect(reset.status).toBe(400);
+    expect(await reset.json()).toMatchObject({
+      error: { status: 'invalid-argument', message: /^token: must not contain NUL/ },
     });
   });
 

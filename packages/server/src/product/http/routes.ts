@@ -5,8 +5,7 @@ import type { Platform } from '../../platform/context.js';
 import { listCaseplans, readCaseplan } from '../caseplans/reads.js';
 import type { CallableRegistry } from '../callables/registry.js';
 import { runCallable } from '../callables/run.js';
-import { unsafeRequestInput } from '../../platform/safe-input.js';
-import { ProductError, unauthenticated } from '../errors.js';
+import { unauthenticated } from '../errors.js';
 import { listOrganizations } from '../organizations/reads.js';
 import { ensureProfile, loadAccount } from '../users/profiles.js';
 import { presentMe } from '../users/presenters.js';
@@ -29,11 +28,6 @@ export async function productRoutes(http: FastifyInstance, opts: ProductRoutesOp
   const { platform, authenticate, callables } = opts;
   const { db, config } = platform;
   installProductErrorHandler(http);
-  // Text PostgreSQL refuses and absurd nesting are `invalid-argument` on every route, before any handler sees them.
-  http.addHook('preValidation', async (req) => {
-    const problem = unsafeRequestInput(req);
-    if (problem) throw new ProductError('invalid-argument', problem);
-  });
 
   http.get('/api/config', async (): Promise<PublicConfig> => {
     const authProviders = Object.entries(config.oauth)

@@ -32,6 +32,8 @@ export interface ProductModule {
   authenticate: Authenticate;
   /** Creates the demo organization, people, case plans and chats when they are missing. */
   seedDemo(): Promise<DemoSeed>;
+  /** The callables of `/api/functions/{name}` (tests iterate them). */
+  callables: CallableRegistry;
 }
 
 /** Registers `/api/auth/*`, `/api/config`, `/api/me`, the reads and `/api/functions/{name}`. */
@@ -77,5 +79,6 @@ export async function registerProduct(
     auth,
     authenticate,
     seedDemo: () => seedDemo(auth, platform.db, chat.server),
+    callables,
   };
 }

@@ -95,6 +95,8 @@ export function startChatCallable({ chat }: CallableDeps) {
     },
     afterCommit: async (caller, s) => {
       if (!s.team) throw new ProductError('failed-precondition', 'Channel does not have an organization id');
+      // The distinct chat of exactly these members in this team, created by one of them; else a fresh one created
+      // by the caller (chat's channel-create: a channel someone else made at that id is never handed back).
       await chat.upsertUsers(s.chatUsers);
       const channel = await chat.getOrCreateChannel(
         'messaging',

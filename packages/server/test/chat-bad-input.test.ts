@@ -314,10 +314,12 @@ describe.each(['postgres', 'pglite'] as const)('bad input is code 4, never a 500
     ana = await chatUser(server, 'ana');
     await chatUser(server, 'ben');
     serverToken = await signChatToken(server.config, { server: true });
-    const created = await ana.call('POST', '/channels/messaging/bad/query', {
-      data: { members: ['ana', 'ben'], notes: padding(3000) },
-    });
-    expect(created.status, JSON.stringify(created.body).slice(0, 300)).toBe(200);
+    await server.app.chat.server.getOrCreateChannel(
+      'messaging',
+      'bad',
+      { members: ['ana', 'ben'], notes: padding(3000) },
+      'ana',
+    );
     await ana.call('POST', '/channels/messaging/bad/message', { message: { id: 'bad-1', text: 'hi' } });
   }, 60_000);
 
@@ -390,6 +392,8 @@ describe.each(['postgres', 'pglite'] as const)('bad input is code 4, never a 500
       code: 4,
       message: /message\.text: must not contain NUL/,
     });
+    const bigChannel = api.getOrCreateChannel('messaging', 'big', { members: ['ana'], notes: over }, 'ana');
+    await expect(bigChannel).rejects.toMatchObject({ code: 4, message: /channel custom data/ });
     // Just under the limit is fine.
     const fits = await ana.call('POST', '/channels/messaging/bad/message', {
       message: { text: 'x', notes: padding(CHAT_LIMITS.maxMessageCustomBytes - 20) },

@@ -60,6 +60,15 @@ function duringOutage(record: SendRecord | undefined, receiver: Receiver): boole
   return !!record && receiver.outages.some((o) => record.endedAt >= o.from && record.startedAt <= o.to);
 }
 
+/** The receiver's outages within 10 s of the send, in seconds since the load started. */
+function outagesNear(receiver: Receiver, record: SendRecord | undefined, origin: number): string {
+  const s = (t: number) => ((t - origin) / 1000).toFixed(1);
+  const near = receiver.outages.filter(
+    (o) => !record || (o.to >= record.startedAt - 10_000 && o.from <= record.endedAt + 10_000),
+  );
+  return near.length ? near.map((o) => `${s(o.from)}-${s(o.to)} s`).join(', ') : 'none near';
+}
+
 export function computeFigures(
   truth: Map<string, string[]>,
   receivers: Receiver[],
@@ -134,7 +143,7 @@ export function computeFigures(
       bump(neverRecoveredByReceiver, `receiver on node ${rcv.home}, send ${acked}`);
       example(
         `neverRecovered, ${kind}`,
-        `${rcv.user} (node ${rcv.home}): ${id}, ${at(record)} via node ${record?.home}`,
+        `${rcv.user} (node ${rcv.home}): ${id}, ${at(record)} via node ${record?.home}; receiver outages ${outagesNear(rcv, record, origin)}`,
         4,
       );
     }

@@ -11,7 +11,7 @@ import {
 } from './admin.js';
 import { ADMIN_ENDPOINTS } from './api-admin.js';
 import * as R from './api-requests.js';
-import { ChatEvent } from './events.js';
+import { WireEvent } from './events.js';
 import {
   MessageHistoryRequest,
   MessageHistoryResponse,
@@ -43,7 +43,7 @@ const Empty = z.object({});
 const MessageOut = z.object({ message: Message });
 const MessagesOut = z.object({ messages: z.array(Message) });
 const ReactionOut = z.object({ message: Message, reaction: Reaction });
-const EventOut = z.object({ event: z.looseObject({ type: z.string() }) });
+const EventOut = z.object({ event: WireEvent });
 const ThreadOut = z.object({ thread: Thread });
 const Limit = z.object({ limit: z.number(), remaining: z.number(), reset: z.number() });
 const UnreadCounts = z.object({
@@ -87,7 +87,7 @@ export const CHAT_ENDPOINTS: readonly ChatEndpoint[] = [
     'Long-poll fallback: opens a connection (health.check) or waits for its events.',
     {
       query: R.LongPollQuery,
-      response: z.object({ events: z.array(ChatEvent) }),
+      response: z.object({ events: z.array(WireEvent) }),
     },
   ),
   ep('GET', '/chat/hi', 'Liveness of the chat API for the caller.', { response: Empty }),

@@ -67,6 +67,8 @@ const messageShape = {
   pinned: z.boolean(),
   pinned_at: IsoDate.nullable().optional(),
   pin_expires: IsoDate.nullable().optional(),
+  /** Who pinned it (while pinned). */
+  pinned_by: ChatUser.optional(),
   reply_count: z.number(),
   reaction_counts: z.record(z.string(), z.number()),
   reaction_scores: z.record(z.string(), z.number()),
@@ -101,7 +103,8 @@ export const ChannelMember = z.object({
 });
 export type ChannelMember = z.infer<typeof ChannelMember>;
 
-export const ChannelConfig = z.looseObject({
+/** The channel type's settings as a channel carries them (`commands` resolved to the registered ones). */
+export const ChannelConfig = z.object({
   name: z.string(),
   commands: z.array(
     z.object({
@@ -114,8 +117,13 @@ export const ChannelConfig = z.looseObject({
   url_enrichment: z.boolean(),
   typing_events: z.boolean(),
   read_events: z.boolean(),
+  connect_events: z.boolean(),
   replies: z.boolean(),
   reactions: z.boolean(),
+  uploads: z.boolean(),
+  search: z.boolean(),
+  mutes: z.boolean(),
+  max_message_length: z.number(),
 });
 export type ChannelConfig = z.infer<typeof ChannelConfig>;
 
@@ -134,6 +142,8 @@ export const Channel = z.looseObject({
   frozen: z.boolean(),
   disabled: z.boolean().optional(),
   hidden: z.boolean().optional(),
+  /** The viewer muted the channel (a timed mute ends by itself). */
+  muted: z.boolean().optional(),
   /** The viewer blocked the other member of this two-person channel. */
   blocked: z.boolean().optional(),
   cooldown: z.number().optional(),

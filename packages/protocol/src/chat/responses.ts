@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChannelState, Message } from './models.js';
-import { ChatEvent } from './events.js';
+import { ServerEvent } from './events.js';
 
 export const QueryChannelResponse = ChannelState.extend({ duration: z.string().optional() });
 export type QueryChannelResponse = z.infer<typeof QueryChannelResponse>;
@@ -15,7 +15,7 @@ export const SendMessageResponse = z.object({ message: Message, duration: z.stri
 export type SendMessageResponse = z.infer<typeof SendMessageResponse>;
 
 export const SyncResponse = z.object({
-  events: z.array(ChatEvent),
+  events: z.array(ServerEvent),
   /** True when the answer stopped at its cap (2000 events): sync again from the last event. */
   more: z.boolean().optional(),
   duration: z.string().optional(),

@@ -68,7 +68,7 @@ export const THREAD_DEFAULTS = {
   get: { participant_limit: 100, reply_limit: 3 },
 } as const;
 
-export const ThreadUpdatedEvent = z.looseObject({
+export const ThreadUpdatedEvent = z.object({
   type: z.literal('thread.updated'),
   cid: z.string(),
   channel_id: z.string().optional(),

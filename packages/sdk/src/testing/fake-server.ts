@@ -365,7 +365,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
       const cids = new Set((body.channel_cids as string[] | undefined) ?? []);
       return {
         events: this.events.filter(
-          (e) => typeof e.cid === 'string' && cids.has(e.cid) && e.created_at > since,
+          (e) => 'cid' in e && typeof e.cid === 'string' && cids.has(e.cid) && e.created_at > since,
         ),
       };
     }

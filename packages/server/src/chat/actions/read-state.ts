@@ -56,7 +56,7 @@ export async function markRead(ctx: ChatContext, actor: Actor, cid: string, mess
     const user = userRow ? presentUser(userRow) : { id: userId };
     const ids = channelIds(access.channel);
     const event = {
-      type: 'message.read',
+      type: 'message.read' as const,
       ...ids,
       user,
       ...(readId ? { last_read_message_id: readId } : {}),
@@ -114,7 +114,7 @@ export async function markUnread(ctx: ChatContext, actor: Actor, cid: string, me
     );
     const now = new Date().toISOString();
     const event = {
-      type: 'notification.mark_unread',
+      type: 'notification.mark_unread' as const,
       ...channelIds(access.channel),
       first_unread_message_id: m.id,
       last_read_at: lastRead.toISOString(),

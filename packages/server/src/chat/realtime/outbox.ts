@@ -1,20 +1,21 @@
+import type { ServerEvent } from '@caseroom/protocol';
 import { literal, type Tx } from '../../platform/db.js';
 import type { ChatContext } from '../context.js';
-import { eventJson, type Delivery, type WireEvent } from './fanout.js';
+import { eventJson, type Delivery } from './fanout.js';
 
 /** Events of one write: recorded in its transaction (for `POST /chat/sync`), published after it commits. */
 export class Outbox {
   readonly deliveries: Delivery[] = [];
-  private readonly records: Array<{ cid: string | null; userId: string | null; event: WireEvent }> = [];
+  private readonly records: Array<{ cid: string | null; userId: string | null; event: ServerEvent }> = [];
 
   /** A channel event for `users`; recorded under its `cid` for sync. */
-  channelEvent(users: string[], event: WireEvent & { cid: string }, watch?: Delivery['watch']): void {
+  channelEvent(users: string[], event: ServerEvent & { cid: string }, watch?: Delivery['watch']): void {
     this.deliveries.push(watch ? { users, event, watch } : { users, event });
     this.records.push({ cid: event.cid, userId: null, event });
   }
 
   /** A notification for one user's connections; recorded for that user. */
-  notify(userId: string, event: WireEvent): void {
+  notify(userId: string, event: ServerEvent): void {
     this.deliveries.push({ users: [userId], event });
     this.records.push({ cid: null, userId, event });
   }

@@ -1,6 +1,6 @@
 import { WebSocket } from 'ws';
 import type { TestServer } from './helpers/server.js';
-import { checkAnswer, checkFrame } from './helpers/wire-contract.js';
+import { checkAnswer, checkFrame, learnCustomKeys } from './helpers/wire-contract.js';
 
 /**
  * Helpers for chat tests: tokens, HTTP calls as a user, and real sockets that collect events. Every answer and every
@@ -35,6 +35,7 @@ export async function chatCall<T = Record<string, unknown>>(
   if (options.rawBody !== undefined || options.body !== undefined) {
     headers['content-type'] = 'application/json';
     payload = options.rawBody ?? JSON.stringify(options.body);
+    learnCustomKeys(options.body);
   }
   const res = await fetch(url, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
   const text = await res.text();

@@ -65,6 +65,18 @@ const UnreadCounts = z.object({
   ),
 });
 const Device = R.DeviceRequest.extend({ user_id: z.string(), created_at: z.string() });
+const ChannelMute = z.object({ cid: z.string(), expires: z.string().optional() });
+const MutesOut = z.object({
+  channel_mutes: z.array(
+    z.object({
+      user: z.object({ id: z.string() }),
+      channel: Channel,
+      created_at: z.string(),
+      expires: z.string().optional(),
+    }),
+  ),
+  own_user: z.object({ id: z.string(), channel_mutes: z.array(ChannelMute) }),
+});
 const Payload = z.object({ payload: z.string().describe('the request as JSON') });
 
 const ep = (
@@ -180,9 +192,23 @@ export const CHAT_ENDPOINTS: readonly ChatEndpoint[] = [
   ),
   ep('POST', '/chat/moderation/mute/channel', 'Mutes channels for the caller (expiration in ms).', {
     body: R.MuteChannelRequest,
+    response: MutesOut,
   }),
-  ep('POST', '/chat/moderation/unmute/channel', 'Unmutes channels.', { body: R.MuteChannelRequest }),
-  ep('POST', '/chat/moderation/flag', 'Flags someone else’s message.', { body: R.FlagRequest }),
+  ep('POST', '/chat/moderation/unmute/channel', 'Unmutes channels.', {
+    body: R.MuteChannelRequest,
+    response: MutesOut,
+  }),
+  ep('POST', '/chat/moderation/flag', 'Flags someone else’s message.', {
+    body: R.FlagRequest,
+    response: z.object({
+      flag: z.object({
+        target_message_id: z.string(),
+        user: z.object({ id: z.string() }),
+        reason: z.string().optional(),
+        created_at: z.string(),
+      }),
+    }),
+  }),
   ep('POST', '/chat/sync', 'Events missed since last_sync_at (30 days; `more` when capped).', {
     body: SyncRequest,
     response: SyncResponse,

@@ -158,6 +158,9 @@ export const UserEvent = z.object({
     'user.reactivated',
   ]),
   user: ChatUser,
+  /** `user.deleted`: how it was deleted. */
+  hard_delete: z.boolean().optional(),
+  mark_messages_deleted: z.boolean().optional(),
 });
 
 /**

@@ -16,6 +16,10 @@ export const ChatUser = z.looseObject({
   last_active: IsoDate.optional(),
   created_at: IsoDate.optional(),
   updated_at: IsoDate.optional(),
+  /** Set while the user is deactivated (server or admin). */
+  deactivated_at: IsoDate.optional(),
+  /** Set once the user is (soft) deleted. */
+  deleted_at: IsoDate.optional(),
   /** Organizations (teams) where this user is a client. */
   clientOf: z.array(z.string()).optional(),
   /** Organizations (teams) where this user is a guest. */
@@ -78,6 +82,8 @@ const messageShape = {
   created_at: IsoDate,
   updated_at: IsoDate,
   deleted_at: IsoDate.optional(),
+  /** The viewer deleted it for themselves only (`delete_for_me`). */
+  deleted_for_me: z.boolean().optional(),
   message_text_updated_at: IsoDate.optional(),
 };
 

@@ -12,6 +12,7 @@ import { presentChannel } from './presenters/channel.js';
 import { write } from './realtime/outbox.js';
 import { getUser } from './store/users.js';
 import type { ChatServerApi } from './server-api.js';
+import { chatWithin } from './server-tx.js';
 
 /**
  * The server-side API (full rights, like a client holding the API secret). Each method runs the same action
@@ -26,7 +27,7 @@ export function createServerApi(ctx: ChatContext): ChatServerApi {
     async getOrCreateChannel(type, id, data, createdById): Promise<Channel> {
       const channel = await write(ctx, async (q, out) => {
         if (!(await getUser(q, createdById))) throw inputError(`user ${createdById} does not exist`);
-        const { channel, created } = await doGetOrCreateChannel(
+        const { channel } = await doGetOrCreateChannel(
           q,
           out,
           SERVER,
@@ -34,18 +35,8 @@ export function createServerApi(ctx: ChatContext): ChatServerApi {
           id,
           data,
           ctx.protectedChannelFields,
+          createdById,
         );
-        if (created) {
-          await q.query('UPDATE chat_channels SET created_by_id = $2 WHERE cid = $1', [
-            channel.cid,
-            createdById,
-          ]);
-          await q.query(`UPDATE chat_members SET channel_role = 'owner' WHERE cid = $1 AND user_id = $2`, [
-            channel.cid,
-            createdById,
-          ]);
-          return { ...channel, created_by_id: createdById };
-        }
         return channel;
       });
       return presentChannel(channel, undefined);
@@ -74,5 +65,6 @@ export function createServerApi(ctx: ChatContext): ChatServerApi {
     protectChannelFields(fields) {
       for (const f of fields) ctx.protectedChannelFields.add(f);
     },
+    within: (q) => chatWithin(ctx, q, createServerApi),
   };
 }

@@ -15,48 +15,26 @@ import type { z } from 'zod';
  * none of it; this is the tests' switch.
  *
  * Custom data sits at the top level of users, channels, messages and custom events, so an undeclared key there is
- * accepted only if it is one of the custom fields the tests (or the product) set. A field the server adds without
- * declaring it in the protocol fails every suite that sees it; add it to the schema (or, if a test of yours sets a
- * new custom field, to this list).
+ * accepted only if it is custom data: a key some test sent in a chat request body ({@link learnCustomKeys}) or one
+ * the product sets through the server API (below). A field the server adds without declaring it in the protocol
+ * fails every suite that sees it: declare it in the schema.
  */
-export const TEST_CUSTOM_KEYS = new Set([
-  // The product's channel fields (product-spec §5) and user fields.
-  'caseplans',
-  'organizations',
-  'hasClient',
-  'hasGuest',
-  // Custom data the chat suites set.
-  'color',
-  'colour',
-  'priority',
-  'topic',
-  'note',
-  'mood',
-  'tag',
-  'tags',
-  'kind',
-  'label',
-  'secret',
-  'custom',
-  'x',
-  'n',
-  'i',
-  'seq_test',
-  'department',
-  'title',
-  'payload',
-  'extra',
-  'level',
-  'flag',
-  'motd',
-  'area',
-  'city',
-  'age',
-  'meta',
-  'source',
-]);
+const PRODUCT_CUSTOM_KEYS = ['caseplans', 'organizations', 'hasClient', 'hasGuest'];
 
-const options: StrictOptions = { customKey: (key) => TEST_CUSTOM_KEYS.has(key) };
+const customKeys = new Set<string>(PRODUCT_CUSTOM_KEYS);
+
+/** Records every key of a request body (at any depth) as custom data the tests may see again. */
+export function learnCustomKeys(body: unknown): void {
+  if (Array.isArray(body)) for (const v of body) learnCustomKeys(v);
+  else if (body !== null && typeof body === 'object') {
+    for (const [k, v] of Object.entries(body)) {
+      customKeys.add(k);
+      learnCustomKeys(v);
+    }
+  }
+}
+
+const options: StrictOptions = { customKey: (key) => customKeys.has(key) };
 
 /** Thrown (and reported by vitest) when an answer or a frame breaks the protocol. */
 export class ContractError extends Error {}
@@ -68,9 +46,7 @@ function check(schema: z.ZodType, value: unknown, what: string): void {
     .slice(0, 5)
     .map((i) => `  ${i.path.map(String).join('.') || '(root)'}: ${i.message}`)
     .join('\n');
-  throw new ContractError(
-    `${what} breaks the protocol:\n${issues}\n${JSON.stringify(value).slice(0, 1500)}`,
-  );
+  throw new ContractError(`${what} breaks the protocol:\n${issues}\n${JSON.stringify(value).slice(0, 1500)}`);
 }
 
 interface Route {

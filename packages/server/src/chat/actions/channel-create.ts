@@ -73,7 +73,8 @@ export function channelRefOf(
 
 /**
  * Finds the channel, or creates it with its members when missing. Returns whether it was created.
- * A user creating a channel becomes its owner and a member. Members must be known chat users.
+ * A user creating a channel becomes its owner and a member. Members must be known chat users. The server creating
+ * one for a user names them in `createdById` (owner and `created_by`, written with the channel, before its events).
  */
 export async function doGetOrCreateChannel(
   q: Queryable,
@@ -83,6 +84,7 @@ export async function doGetOrCreateChannel(
   givenId: string | undefined,
   data: ChannelData,
   protectedFields: ReadonlySet<string>,
+  createdById?: string,
 ): Promise<{ channel: ChannelRow; created: boolean }> {
   const { cid, id, members, memberHash, creatorId } = channelRefOf(
     actor,
@@ -116,7 +118,7 @@ export async function doGetOrCreateChannel(
       JSON.stringify(customOf(data)),
       data.frozen === true,
       memberHash,
-      creatorId ?? null,
+      creatorId ?? createdById ?? null,
     ],
   );
   if (inserted.rowCount === 0) {
@@ -129,7 +131,7 @@ export async function doGetOrCreateChannel(
     await q.query(
       `INSERT INTO chat_members (cid, user_id, channel_role, unread_seq)
        VALUES ($1, $2, $3, (SELECT unread_seq FROM chat_channels WHERE cid = $1)) ON CONFLICT DO NOTHING`,
-      [cid, userId, userId === creatorId ? 'owner' : 'channel_member'],
+      [cid, userId, userId === (creatorId ?? createdById) ? 'owner' : 'channel_member'],
     );
   }
   const channel = await getChannel(q, cid);

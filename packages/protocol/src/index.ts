@@ -14,3 +14,4 @@ export * from './chat/api-requests.js';
 export * from './chat/admin-requests.js';
 export * from './chat/api.js';
 export * from './strict.js';
+export * from './contract.js';

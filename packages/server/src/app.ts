@@ -7,6 +7,7 @@ import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import type { Platform } from './platform/context.js';
+import { healthRoutes } from './platform/health.js';
 import { registerChat, type ChatModule } from './chat/index.js';
 import { registerProduct, type ProductModule } from './product/index.js';
 
@@ -14,6 +15,8 @@ export interface App {
   http: FastifyInstance;
   chat: ChatModule;
   product: ProductModule;
+  /** Marks the node as draining (SIGTERM): `/readyz` answers 503 from then on. */
+  drain(): void;
 }
 
 const WEB_DIST_DEFAULT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -27,12 +30,8 @@ export async function buildApp(platform: Platform): Promise<App> {
   });
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
-  let ready = false;
-  http.get('/healthz', async (_req, reply) => {
-    if (!ready) return reply.code(503).send({ status: 'starting' });
-    await platform.db.query('SELECT 1');
-    return { status: 'ok' };
-  });
+  // `/healthz` (liveness: the process and its database) and `/readyz` (each dependency, draining).
+  const health = healthRoutes(http, platform);
 
   const webDist = platform.config.webDist ?? WEB_DIST_DEFAULT;
   if (fs.existsSync(path.join(webDist, 'index.html'))) {
@@ -70,10 +69,7 @@ export async function buildApp(platform: Platform): Promise<App> {
   const chat = await registerChat(http, platform);
   const product = await registerProduct(http, platform, chat);
 
-  http.addHook('onReady', async () => {
-    ready = true;
-  });
-  return { http, chat, product };
+  return { http, chat, product, drain: health.drain };
 }
 
 /**

@@ -26,6 +26,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
+    app.drain();
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {

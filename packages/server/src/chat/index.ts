@@ -4,6 +4,7 @@ import type { Platform } from '../platform/context.js';
 import type { ChatContext } from './context.js';
 import { ChatError } from './errors.js';
 import { Realtime } from './realtime/fanout.js';
+import { RevocationSync } from './realtime/revocations.js';
 import { pruneEvents } from './actions/sync.js';
 import { pruneTasks } from './actions/tasks.js';
 import { activityRoutes } from './routes/activity.js';
@@ -57,10 +58,9 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
   await seedBuiltInRules(platform.db);
   const realtime = new Realtime(platform.bus, platform.log);
   await realtime.start();
-  const inactive = await platform.db.query<{ id: string }>(
-    'SELECT id FROM chat_users WHERE deactivated_at IS NOT NULL OR deleted_at IS NOT NULL',
-  );
-  for (const { id } of inactive.rows) realtime.inactive.add(id);
+  // Revoked tokens and inactive users stay refused across restarts and on nodes that missed the bus message.
+  const revocations = new RevocationSync(platform.db, realtime, platform.log);
+  await revocations.start();
   const ctx: ChatContext = {
     ...platform,
     realtime,
@@ -105,6 +105,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
   const prune = setInterval(() => {
     pruneTasks(ctx).catch((err: unknown) => platform.log.warn({ err }, 'pruning chat tasks failed'));
     pruneEvents(ctx).catch((err: unknown) => platform.log.warn({ err }, 'pruning chat events failed'));
+    revocations.prune().catch((err: unknown) => platform.log.warn({ err }, 'pruning revocations failed'));
   }, PRUNE_INTERVAL_MS);
   prune.unref();
 
@@ -112,6 +113,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
     server: createServerApi(ctx),
     close: async () => {
       clearInterval(prune);
+      revocations.stop();
       await realtime.close();
       await ctx.rateLimits.close();
     },

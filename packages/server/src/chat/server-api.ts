@@ -32,7 +32,7 @@ export interface ChatServerApi {
   upsertUsers(users: ChatUserInput[]): Promise<ChatUser[]>;
   /**
    * Revokes the user's chat tokens issued so far and closes their sockets on every node (the product calls it
-   * when a session ends). Revocations live in memory: chat tokens for users should be short-lived.
+   * when a session ends). Recorded in the database: a restarted node and a node that missed the bus refuse them too.
    */
   disconnectUser(userId: string): Promise<void>;
   /** Creates the channel (by id, or by distinct member list when `id` is undefined) or returns the existing one. */

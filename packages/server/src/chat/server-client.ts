@@ -10,6 +10,7 @@ import { SERVER, type ChatContext } from './context.js';
 import { inputError } from './errors.js';
 import { presentChannel } from './presenters/channel.js';
 import { write } from './realtime/outbox.js';
+import { revokeTokens } from './realtime/revocations.js';
 import { getUser } from './store/users.js';
 import type { ChatServerApi } from './server-api.js';
 import { chatWithin } from './server-tx.js';
@@ -23,7 +24,7 @@ export function createServerApi(ctx: ChatContext): ChatServerApi {
     createToken: (userId, expiresInSeconds) =>
       signChatToken(ctx.config, { user_id: userId }, expiresInSeconds),
     upsertUsers: (users) => upsertUsers(ctx, SERVER, users),
-    disconnectUser: (userId) => ctx.realtime.revokeUser(userId),
+    disconnectUser: (userId) => revokeTokens(ctx, userId),
     async getOrCreateChannel(type, id, data, createdById): Promise<Channel> {
       const channel = await write(ctx, async (q, out) => {
         if (!(await getUser(q, createdById))) throw inputError(`user ${createdById} does not exist`);

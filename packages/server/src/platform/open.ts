@@ -17,5 +17,11 @@ export async function openDatabase(config: Config, log: Logger): Promise<Db> {
 
 export async function openBus(config: Config, log: Logger): Promise<Bus> {
   if (!config.redisUrl) return memoryBus();
-  return redisBus(config.redisUrl, (err) => log.error({ err }, 'redis bus error'));
+  // One line when Redis goes away and one when it is back: chat keeps serving each node's own sockets meanwhile.
+  return redisBus(config.redisUrl, {
+    onError: (err) => log.error({ err }, 'redis bus error: events reach only this node until Redis is back'),
+    onState: (state, missed) => {
+      if (state === 'up') log.warn({ missed }, 'redis bus back: events reach every node again');
+    },
+  });
 }

@@ -31,6 +31,8 @@ export interface TestServerOptions {
   databaseUrl?: string;
   /** Use Redis pub/sub for the bus (two nodes). */
   redis?: boolean;
+  /** The Redis to use when `redis` is set (a test's own redis-server); the machine's shared one by default. */
+  redisUrl?: string;
   env?: Record<string, string>;
 }
 
@@ -63,21 +65,20 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     databaseUrl = created.url;
     dropDb = created.drop;
   }
+  const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
     SEED_DEMO: '0',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    ...(options.redis ? { REDIS_URL: TEST_REDIS_URL } : {}),
+    ...(options.redis ? { REDIS_URL: redisUrl } : {}),
     ...options.env,
   });
   const log = createLogger(config.logLevel);
   const db = databaseUrl ? openPostgres(databaseUrl) : await openPglite(undefined);
   await migrate(db);
-  const bus = options.redis
-    ? await redisBus(TEST_REDIS_URL, (err) => log.error({ err }, 'bus'))
-    : memoryBus();
+  const bus = options.redis ? await redisBus(redisUrl, (err) => log.error({ err }, 'bus')) : memoryBus();
   const app = await buildApp({ config, db, bus, log });
   if (config.seedDemo) await app.product.seedDemo();
   await app.http.listen({ port: 0, host: '127.0.0.1' });
@@ -106,9 +107,14 @@ export interface TwoNodes {
   close(): Promise<void>;
 }
 
-export async function startTwoNodes(env?: Record<string, string>): Promise<TwoNodes> {
+export async function startTwoNodes(env?: Record<string, string>, redisUrl?: string): Promise<TwoNodes> {
   const database = await createTestDatabase();
-  const options = { databaseUrl: database.url, redis: true, ...(env ? { env } : {}) };
+  const options = {
+    databaseUrl: database.url,
+    redis: true,
+    ...(env ? { env } : {}),
+    ...(redisUrl ? { redisUrl } : {}),
+  };
   const a = await startTestServer(options);
   const b = await startTestServer(options);
   return {

@@ -7,6 +7,7 @@ import {
 import type { ChatContext, Actor } from '../context.js';
 import { inputError } from '../errors.js';
 import { accessTo, checkActive, checkReadable } from '../policy/channel-access.js';
+import { channelReadableSql, listsInviteSql, readerSql } from '../policy/read-access.js';
 import { write } from '../realtime/outbox.js';
 import { CHANNEL_COLUMNS, getChannel, getChannelWithViewer } from '../store/channels.js';
 import { CHANNEL_SORT, ChannelFilter } from '../store/channel-filter.js';
@@ -88,13 +89,12 @@ export async function findChannels(
   const viewerId = actor.kind === 'user' ? actor.userId : undefined;
   const f = new ChannelFilter(viewerId !== undefined);
   const join = viewerId ? `JOIN chat_members vm ON vm.cid = c.cid AND vm.user_id = ${f.param(viewerId)}` : '';
-  const where = [f.toSql(filter), 'c.deleted_at IS NULL'];
+  const where = [f.toSql(filter), channelReadableSql('c')];
   // Hidden channels stay out of the list unless the filter asks for them (chat-spec §4 Channel).
   if (viewerId && !('hidden' in filter)) where.push('NOT vm.hidden');
-  // Banned members and pending or rejected invitees see the channel only when they ask for their invites.
-  if (viewerId && !('invite' in filter)) {
-    where.push('NOT vm.banned AND (NOT vm.invited OR vm.invite_accepted_at IS NOT NULL)');
-  }
+  // Readers see their channels; pending or rejected invitees (not banned) see theirs only when they ask for their
+  // invites (and then the channel and its members, never its messages: views/channel-state).
+  if (viewerId) where.push('invite' in filter ? listsInviteSql('vm') : readerSql('vm'));
   const order = (sort?.length ? sort : [{ field: 'last_message_at', direction: -1 as const }]).map((s) => {
     const column = CHANNEL_SORT[s.field];
     if (!column || (!viewerId && column.includes('vm.')))

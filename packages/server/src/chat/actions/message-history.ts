@@ -2,6 +2,7 @@ import type { MessageHistoryEntry, MessageHistoryRequest, MessageHistoryResponse
 import { MESSAGE_QUERY_DEFAULT_LIMIT } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
 import type { Actor, ChatContext } from '../context.js';
+import { messageNotHiddenSql } from '../policy/read-access.js';
 import { iso } from '../presenters/time.js';
 import { presentUser } from '../presenters/user.js';
 import { keepPreviousVersion, pageHistory, type MessageHistoryRow } from '../store/message-history.js';
@@ -53,7 +54,7 @@ export async function queryMessageHistory(
   if (row.type === 'deleted') return { message_history: [] };
   if (actor.kind === 'user') {
     const hidden = await ctx.db.query(
-      'SELECT 1 FROM chat_message_hidden WHERE message_id = $1 AND user_id = $2',
+      `SELECT 1 FROM chat_messages x WHERE x.id = $1 AND NOT ${messageNotHiddenSql('x', '$2')}`,
       [messageId, actor.userId],
     );
     if (hidden.rows.length > 0) return { message_history: [] };

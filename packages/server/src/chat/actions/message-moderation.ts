@@ -4,6 +4,7 @@ import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
 import { write } from '../realtime/outbox.js';
+import { messageInViewSql } from '../policy/read-access.js';
 import { memberIds } from '../store/channels.js';
 import type { MessageRow } from '../store/rows.js';
 import { channelIds, messageForActor, presentRow, presentRows, viewCutoff } from '../views/messages.js';
@@ -24,8 +25,7 @@ export async function recountUnread(q: Queryable, cid: string): Promise<void> {
        SELECT count(*) FROM chat_messages x JOIN chat_channels c ON c.cid = x.cid
         WHERE x.cid = m.cid AND x.created_at > m.last_read AND (x.parent_id IS NULL OR x.show_in_channel)
           AND NOT x.silent AND x.type NOT IN ('system', 'deleted') AND x.user_id IS DISTINCT FROM m.user_id
-          AND (c.truncated_at IS NULL OR x.created_at > c.truncated_at)
-          AND (m.history_cleared_at IS NULL OR x.created_at > m.history_cleared_at))
+          AND ${messageInViewSql({ message: 'x', member: 'm', channel: 'c' })})
      WHERE m.cid = $1`,
     [cid],
   );

@@ -4,6 +4,7 @@ import { inputError } from '../errors.js';
 import { ownCapabilities } from '../policy/capabilities.js';
 import { roleOf } from '../policy/channel-access.js';
 import { presentChannel } from '../presenters/channel.js';
+import { channelReadableSql, messageVisibleSql, readableChannelSql } from '../policy/read-access.js';
 import { CHANNEL_COLUMNS, getMemberships } from '../store/channels.js';
 import { ChannelFilter } from '../store/channel-filter.js';
 import { messageFilterSql, prefixQuery } from '../store/message-filter.js';
@@ -28,14 +29,13 @@ async function searchableChannels(ctx: ChatContext, actor: Actor, filter: Record
   const viewerId = actor.kind === 'user' ? actor.userId : undefined;
   const f = new ChannelFilter(viewerId !== undefined);
   const join = viewerId ? `JOIN chat_members vm ON vm.cid = c.cid AND vm.user_id = ${f.param(viewerId)}` : '';
-  const where = [f.toSql(filter), 'c.deleted_at IS NULL'];
-  if (viewerId) where.push('NOT vm.banned AND (NOT vm.invited OR vm.invite_accepted_at IS NOT NULL)');
+  const where = [f.toSql(filter), viewerId ? readableChannelSql('c', 'vm') : channelReadableSql('c')];
   const { rows } = await ctx.db.query<ChannelRow>(
     `SELECT ${CHANNEL_COLUMNS} FROM chat_channels c ${join} WHERE ${where.join(' AND ')}
       ORDER BY c.cid LIMIT ${MAX_SEARCH_CHANNELS}`,
     f.params,
   );
-  if (!viewerId) return { channels: rows, memberships: new Map() };
+  if (!viewerId) return { channels: rows };
   const memberships = await getMemberships(
     ctx.db,
     rows.map((r) => r.cid),
@@ -49,7 +49,7 @@ async function searchableChannels(ctx: ChatContext, actor: Actor, filter: Record
   const channels = rows.filter((c) =>
     ownCapabilities(c, { role, member: memberships.get(c.cid), rules }).includes('search-messages'),
   );
-  return { channels, memberships };
+  return { channels };
 }
 
 /**
@@ -66,7 +66,7 @@ export async function searchMessages(
     throw inputError('either query or message_filter_conditions is required');
   }
   const limit = req.limit ?? SEARCH_LIMITS.defaultLimit;
-  const { channels, memberships } = await searchableChannels(ctx, actor, req.filter_conditions);
+  const { channels } = await searchableChannels(ctx, actor, req.filter_conditions);
   if (channels.length === 0) return { results: [] };
   const viewerId = actor.kind === 'user' ? actor.userId : undefined;
   const params: unknown[] = [];
@@ -74,14 +74,12 @@ export async function searchMessages(
     params.push(v);
     return `$${params.length}`;
   };
-  const cuts = channels.map((c) => {
-    const cleared = memberships.get(c.cid)?.history_cleared_at as Date | null | undefined;
-    const t = [c.truncated_at, cleared].filter((d): d is Date => d instanceof Date);
-    return t.length ? new Date(Math.max(...t.map((d) => d.getTime()))) : null;
-  });
+  // The read rule's message condition: inside the viewer's view (truncation, cleared history) and not deleted
+  // for them. The server (no viewer) has no member row (`vm` all NULL) and hid nothing.
+  const viewer = p(viewerId ?? null);
   const where = [
     "m.type NOT IN ('deleted', 'system', 'error', 'ephemeral')",
-    '(a.after IS NULL OR m.created_at > a.after)',
+    messageVisibleSql({ message: 'm', member: 'vm', channel: 'sc', viewer: `${viewer}::text` }),
   ];
   const tsquery = req.query !== undefined ? prefixQuery(req.query) : undefined;
   if (req.query !== undefined) {
@@ -89,11 +87,6 @@ export async function searchMessages(
     where.push(`m.search_tsv @@ to_tsquery('simple', ${p(tsquery)})`);
   }
   if (req.message_filter_conditions) where.push(messageFilterSql(req.message_filter_conditions, p));
-  if (viewerId) {
-    where.push(
-      `NOT EXISTS (SELECT 1 FROM chat_message_hidden h WHERE h.message_id = m.id AND h.user_id = ${p(viewerId)})`,
-    );
-  }
   // Built only when sorted by: an unused parameter has no type PostgreSQL can infer.
   const rank = () => (tsquery ? `ts_rank(m.search_tsv, to_tsquery('simple', ${p(tsquery)}))` : 'm.seq');
   const sort = req.sort?.length ? req.sort : [{ field: tsquery ? 'relevance' : 'created_at', direction: -1 }];
@@ -109,7 +102,8 @@ export async function searchMessages(
   ];
   if (req.next !== undefined) where.push(keysetCondition(keys, decodeCursor(keys, req.next), p));
   const sql = `SELECT m.*, ${keys.map((k, i) => `(${k.sql})::text AS k${i}`).join(', ')} FROM chat_messages m
-       JOIN unnest(${p(channels.map((c) => c.cid))}::text[], ${p(cuts)}::timestamptz[]) AS a(cid, after) ON a.cid = m.cid
+       JOIN chat_channels sc ON sc.cid = m.cid AND sc.cid = ANY(${p(channels.map((c) => c.cid))}::text[])
+       LEFT JOIN chat_members vm ON vm.cid = m.cid AND vm.user_id = ${viewer}::text
       WHERE ${where.join(' AND ')}
       ORDER BY ${keys.map((k) => `${k.sql} ${k.desc ? 'DESC' : 'ASC'}`).join(', ')}
       LIMIT ${p(limit + 1)} OFFSET ${p(offset)}`;

@@ -1,6 +1,7 @@
 import type { SyncRequest } from '@caseroom/protocol';
 import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed } from '../errors.js';
+import { syncEventReadableSql } from '../policy/read-access.js';
 
 /** Events are kept this long for sync (DESIGN: 30 days). */
 export const EVENT_RETENTION_DAYS = 30;
@@ -26,7 +27,7 @@ export async function syncEvents(
     `SELECT e.payload FROM chat_events e
       WHERE e.created_at > $2
         AND ((e.cid = ANY($3) AND e.user_id IS NULL
-              AND EXISTS (SELECT 1 FROM chat_members m WHERE m.cid = e.cid AND m.user_id = $1 AND NOT m.banned))
+              AND ${syncEventReadableSql('e', '$1')})
              OR e.user_id = $1)
       ORDER BY e.seq LIMIT ${SYNC_MAX_EVENTS + 1}`,
     [actor.userId, since, req.channel_cids],

@@ -10,10 +10,11 @@ import { inputError, notAllowed, notFound } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
 import { presentUser } from '../presenters/user.js';
 import { write } from '../realtime/outbox.js';
-import { memberIds, readerSql } from '../store/channels.js';
+import { messageInViewSql, readableChannelSql } from '../policy/read-access.js';
+import { memberIds } from '../store/channels.js';
 import type { MessageRow } from '../store/rows.js';
 import { getUser } from '../store/users.js';
-import { channelIds, messageForActor } from '../views/messages.js';
+import { channelIds, messageForActor, visibleMessageForActor } from '../views/messages.js';
 import { presentThreads } from '../views/threads.js';
 
 function userOnly(actor: Actor): string {
@@ -66,9 +67,10 @@ export async function queryThreads(ctx: ChatContext, actor: Actor, req: QueryThr
   const cursor = req.next ? decodeCursor(req.next) : undefined;
   const { rows } = await ctx.db.query<MessageRow & { last_at: Date }>(
     `SELECT p.*, r.last_at FROM chat_messages p
-       JOIN chat_members vm ON vm.cid = p.cid AND vm.user_id = $1 AND ${readerSql('vm')}
+       JOIN chat_members vm ON vm.cid = p.cid AND vm.user_id = $1 JOIN chat_channels c ON c.cid = p.cid
        JOIN LATERAL (SELECT max(created_at) AS last_at FROM chat_messages x WHERE x.parent_id = p.id) r ON true
-      WHERE p.reply_count > 0 AND r.last_at IS NOT NULL
+      WHERE ${readableChannelSql('c', 'vm')} AND ${messageInViewSql({ message: 'p', member: 'vm', channel: 'c' })}
+        AND p.reply_count > 0 AND r.last_at IS NOT NULL
         AND (p.user_id = $1 OR EXISTS (SELECT 1 FROM chat_messages x WHERE x.parent_id = p.id AND x.user_id = $1))
         AND ($2::timestamptz IS NULL OR (r.last_at, p.id) < ($2::timestamptz, $3::text))
       ORDER BY r.last_at DESC, p.id DESC LIMIT $4`,
@@ -98,7 +100,7 @@ export async function getThread(
   parentId: string,
   limits: { participant_limit?: number; reply_limit?: number; watch?: boolean },
 ): Promise<Thread> {
-  const { row } = await messageForActor(ctx.db, actor, parentId);
+  const { row } = await visibleMessageForActor(ctx.db, actor, parentId);
   if (row.parent_id) throw inputError('Please specify the messageId of the thread’s parent message');
   if (limits.watch && actor.kind === 'user' && actor.connectionId) {
     await ctx.realtime.setWatching(actor.connectionId, row.cid, true);

@@ -4,7 +4,8 @@ import { requireAdmin } from '../policy/channel-access.js';
 import { presentUser } from '../presenters/user.js';
 import { iso } from '../presenters/time.js';
 import { write } from '../realtime/outbox.js';
-import { readerSql, setUnreadSql } from '../store/channels.js';
+import { messageInViewSql, readableChannelSql } from '../policy/read-access.js';
+import { memberIds, setUnreadSql } from '../store/channels.js';
 import { getUser, unreadTotals } from '../store/users.js';
 
 /** The unread count of member `m` in channel `c` (both joined): see store/channels `unreadSql`. */
@@ -31,7 +32,7 @@ export async function unreadCounts(ctx: ChatContext, userId: string) {
   const channels = await ctx.db.query<UnreadChannelRow>(
     `SELECT m.cid, c.type, ${UNREAD} AS unread_count, m.last_read
        FROM chat_members m JOIN chat_channels c ON c.cid = m.cid
-      WHERE m.user_id = $1 AND ${UNREAD} > 0 AND c.deleted_at IS NULL AND ${readerSql('m')}
+      WHERE m.user_id = $1 AND ${UNREAD} > 0 AND ${readableChannelSql('c', 'm')}
         AND NOT (m.muted AND (m.mute_expires IS NULL OR m.mute_expires > now()))
       ORDER BY m.cid`,
     [userId],
@@ -39,8 +40,10 @@ export async function unreadCounts(ctx: ChatContext, userId: string) {
   const threads = await ctx.db.query<UnreadThreadRow>(
     `SELECT t.parent_id, p.cid, t.unread_count, t.last_read, t.last_read_message_id
        FROM chat_thread_reads t JOIN chat_messages p ON p.id = t.parent_id
-       JOIN chat_members m ON m.cid = p.cid AND m.user_id = t.user_id
-      WHERE t.user_id = $1 AND t.unread_count > 0 AND NOT m.banned ORDER BY t.parent_id`,
+       JOIN chat_members m ON m.cid = p.cid AND m.user_id = t.user_id JOIN chat_channels c ON c.cid = p.cid
+      WHERE t.user_id = $1 AND t.unread_count > 0 AND ${readableChannelSql('c', 'm')}
+        AND ${messageInViewSql({ message: 'p', member: 'm', channel: 'c' })}
+      ORDER BY t.parent_id`,
     [userId],
   );
   const byType = new Map<string, { channel_count: number; unread_count: number }>();
@@ -99,7 +102,7 @@ export async function markAllRead(ctx: ChatContext, actor: Actor) {
               last_read_message_id = (SELECT x.id FROM chat_messages x WHERE x.cid = m.cid
                                         AND (x.parent_id IS NULL OR x.show_in_channel) ORDER BY x.seq DESC LIMIT 1)
          FROM chat_channels c
-        WHERE c.cid = m.cid AND m.user_id = $1 AND ${UNREAD} > 0
+        WHERE c.cid = m.cid AND m.user_id = $1 AND ${UNREAD} > 0 AND ${readableChannelSql('c', 'm')}
         RETURNING m.cid, c.type, c.id`,
       [userId],
     );
@@ -110,14 +113,14 @@ export async function markAllRead(ctx: ChatContext, actor: Actor) {
     const user = row ? presentUser(row) : { id: userId };
     const now = new Date().toISOString();
     for (const c of rows) {
-      const audience = await q.query<{ user_id: string }>(
-        `SELECT user_id FROM chat_members WHERE cid = $1 AND ${readerSql()}`,
-        [c.cid],
-      );
-      out.channelEvent(
-        audience.rows.map((r) => r.user_id),
-        { type: 'message.read', cid: c.cid, channel_id: c.id, channel_type: c.type, user, created_at: now },
-      );
+      out.channelEvent(await memberIds(q, c.cid), {
+        type: 'message.read',
+        cid: c.cid,
+        channel_id: c.id,
+        channel_type: c.type,
+        user,
+        created_at: now,
+      });
     }
     out.notify(userId, {
       type: 'notification.mark_read',

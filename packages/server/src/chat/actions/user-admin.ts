@@ -3,8 +3,10 @@ import type { Queryable } from '../../platform/db.js';
 import type { Actor, ChatContext } from '../context.js';
 import { notAllowed, notFound } from '../errors.js';
 import { requireAdmin } from '../policy/channel-access.js';
+import { peersOfSql } from '../policy/read-access.js';
 import { presentUnknownUser, presentUser } from '../presenters/user.js';
 import { write, type Outbox } from '../realtime/outbox.js';
+import { revokeTokens } from '../realtime/revocations.js';
 import type { MessageRow, ReactionRow, UserRow } from '../store/rows.js';
 import { presentRows } from '../views/messages.js';
 import { recountUnread } from './message-moderation.js';
@@ -20,12 +22,9 @@ async function lockUser(q: Queryable, id: string): Promise<UserRow> {
   return row;
 }
 
-/** Everyone who shares a channel with the user, and the user: the audience of `user.*` events. */
+/** Everyone who may see the user (policy/read-access), and the user: the audience of `user.*` events. */
 async function peersOf(q: Queryable, userId: string): Promise<string[]> {
-  const { rows } = await q.query<{ user_id: string }>(
-    `SELECT DISTINCT o.user_id FROM chat_members m JOIN chat_members o ON o.cid = m.cid WHERE m.user_id = $1`,
-    [userId],
-  );
+  const { rows } = await q.query<{ user_id: string }>(peersOfSql('$1'), [userId]);
   return [...new Set([userId, ...rows.map((r) => r.user_id)])];
 }
 
@@ -99,7 +98,7 @@ export async function deleteUser(
     return presented;
   });
   await ctx.realtime.setInactive(userId, true);
-  await ctx.realtime.revokeUser(userId);
+  await revokeTokens(ctx, userId);
   return user;
 }
 
@@ -182,7 +181,7 @@ export async function setDeactivated(
   });
   for (const { user, inactive } of changed) {
     await ctx.realtime.setInactive(user.id, inactive);
-    if (deactivated) await ctx.realtime.revokeUser(user.id);
+    if (deactivated) await revokeTokens(ctx, user.id);
   }
   return changed.map((c) => c.user);
 }

@@ -2,6 +2,7 @@ import type { ChatUser } from '@caseroom/protocol';
 import type { Actor, ChatContext } from '../context.js';
 import { inputError } from '../errors.js';
 import { presentUser } from '../presenters/user.js';
+import { seesUserSql } from '../policy/read-access.js';
 import { onlineSql } from '../realtime/presence.js';
 import type { UserRow } from '../store/rows.js';
 
@@ -14,7 +15,7 @@ export interface UserQuery {
 
 /**
  * `GET /chat/users`: by `id` ($eq/$in) or `name` ($eq/$autocomplete), sorted by name then id. A user sees
- * themselves and the people they share a channel with; the server sees everyone.
+ * themselves and the members of the channels they read (policy/read-access `seesUserSql`); the server sees everyone.
  */
 export async function queryUsers(ctx: ChatContext, actor: Actor, query: UserQuery): Promise<ChatUser[]> {
   const params: unknown[] = [];
@@ -24,9 +25,7 @@ export async function queryUsers(ctx: ChatContext, actor: Actor, query: UserQuer
   };
   const where = ['u.deleted_at IS NULL'];
   if (actor.kind === 'user') {
-    const me = p(actor.userId);
-    where.push(`(u.id = ${me} OR EXISTS (SELECT 1 FROM chat_members a JOIN chat_members b ON b.cid = a.cid
-                   WHERE a.user_id = ${me} AND b.user_id = u.id))`);
+    where.push(seesUserSql(p(actor.userId), 'u.id'));
   }
   for (const [field, raw] of Object.entries(query.filter_conditions ?? {})) {
     const ops = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : { $eq: raw };

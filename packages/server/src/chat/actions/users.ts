@@ -2,6 +2,7 @@ import type { ChatUser } from '@caseroom/protocol';
 import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed } from '../errors.js';
 import { presentUser, RESERVED_USER_FIELDS } from '../presenters/user.js';
+import { peersOfSql } from '../policy/read-access.js';
 import { write } from '../realtime/outbox.js';
 import type { UserRow } from '../store/rows.js';
 import { getUser } from '../store/users.js';
@@ -67,11 +68,8 @@ export async function upsertUsers(ctx: ChatContext, actor: Actor, users: UserInp
       }
       const user = presentUser(row);
       result.push(user);
-      // Everyone who shares a channel with the user sees the change (chat-spec §4 Channel: user updated).
-      const peers = await q.query<{ user_id: string }>(
-        `SELECT DISTINCT o.user_id FROM chat_members m JOIN chat_members o ON o.cid = m.cid WHERE m.user_id = $1`,
-        [u.id],
-      );
+      // Everyone who may see the user sees the change (chat-spec §4 Channel: user updated; policy/read-access).
+      const peers = await q.query<{ user_id: string }>(peersOfSql('$1'), [u.id]);
       const audience = [...new Set([u.id, ...peers.rows.map((r) => r.user_id)])];
       out.transient({
         users: audience,

@@ -49,14 +49,27 @@ export interface LimitState {
   reset: number;
 }
 
+/** How long a rate-limit count may wait on Redis before this node counts in memory instead (a frozen Redis). */
+export const LIMIT_REDIS_TIMEOUT_MS = 250;
+/** After Redis was that slow, this node counts in memory for this long before it asks Redis again. */
+const REDIS_PAUSE_MS = 5000;
+
 /**
  * Per-user, per-endpoint rate limits with rate-limiter-flexible: in memory on one node, in Redis (shared by every
- * node) when REDIS_URL is set. Exceeding one answers code 9 / HTTP 429 (chat-spec §8).
+ * node) when REDIS_URL is set. Exceeding one answers code 9 / HTTP 429 (chat-spec §8). While Redis is down or does
+ * not answer within {@link LIMIT_REDIS_TIMEOUT_MS}, each node counts in memory (the limiter's insurance), so
+ * Redis trouble never fails nor holds up a request.
  */
 export class RateLimits {
   private readonly limits = new Map<string, Limit>(Object.entries(DEFAULT_LIMITS));
-  private readonly limiters = new Map<string, RateLimiterAbstract>();
+  /** Per endpoint: the shared (Redis) limiter when REDIS_URL is set, and this node's in-memory one. */
+  private readonly limiters = new Map<
+    string,
+    { shared: RateLimiterAbstract | undefined; local: RateLimiterMemory }
+  >();
   private readonly redis: Redis | undefined;
+  /** Until then, Redis was too slow of late: counts go to memory without waiting on it. */
+  private redisPausedUntil = 0;
   /** False when the operator turned the limits off (`CHAT_RATE_LIMITS=off`): nothing is counted or refused. */
   readonly enabled: boolean;
 
@@ -75,8 +88,15 @@ export class RateLimits {
     }
     this.redis =
       redisUrl && this.enabled
-        ? new Redis(redisUrl, { enableOfflineQueue: false, lazyConnect: false })
+        ? new Redis(redisUrl, {
+            enableOfflineQueue: false,
+            lazyConnect: false,
+            maxRetriesPerRequest: 1,
+            commandTimeout: LIMIT_REDIS_TIMEOUT_MS,
+          })
         : undefined;
+    // Errors are the insurance limiter's business; without a listener ioredis would print each reconnect attempt.
+    this.redis?.on('error', () => undefined);
   }
 
   /** Changes one endpoint's limit (tests; an admin setting later). */
@@ -89,17 +109,38 @@ export class RateLimits {
     return [...this.limits.keys()];
   }
 
-  private limiter(endpoint: string): { limiter: RateLimiterAbstract; limit: Limit } {
+  private limiter(endpoint: string): { limiter: RateLimiterAbstract; limit: Limit; shared: boolean } {
     const limit = this.limits.get(endpoint) ?? this.limits.get('default') ?? DEFAULT_LIMITS.default!;
-    let limiter = this.limiters.get(endpoint);
-    if (!limiter) {
+    let pair = this.limiters.get(endpoint);
+    if (!pair) {
       const opts = { keyPrefix: `chat-rl:${endpoint}:${limit.points}:${limit.duration}`, ...limit };
-      limiter = this.redis
-        ? new RateLimiterRedis({ storeClient: this.redis, useRedisPackage: false, ...opts })
-        : new RateLimiterMemory(opts);
-      this.limiters.set(endpoint, limiter);
+      const local = new RateLimiterMemory(opts);
+      const shared = this.redis
+        ? new RateLimiterRedis({
+            storeClient: this.redis,
+            useRedisPackage: false,
+            // Not connected: count in memory at once rather than wait for the command to fail.
+            rejectIfRedisNotReady: true,
+            insuranceLimiter: local,
+            ...opts,
+          })
+        : undefined;
+      pair = { shared, local };
+      this.limiters.set(endpoint, pair);
     }
-    return { limiter, limit };
+    const shared = pair.shared !== undefined && Date.now() >= this.redisPausedUntil;
+    return { limiter: shared ? pair.shared! : pair.local, limit, shared };
+  }
+
+  /** Runs one count; Redis that took the whole timeout (the insurance answered) is left alone for a while. */
+  private async timed<T>(shared: boolean, work: () => Promise<T>): Promise<T> {
+    if (!shared) return work();
+    const started = Date.now();
+    try {
+      return await work();
+    } finally {
+      if (Date.now() - started >= LIMIT_REDIS_TIMEOUT_MS) this.redisPausedUntil = Date.now() + REDIS_PAUSE_MS;
+    }
   }
 
   private state(res: RateLimiterRes | null, limit: Limit): LimitState {
@@ -109,9 +150,9 @@ export class RateLimits {
 
   /** Counts one request; throws code 9 (HTTP 429) with the state when the limit is exceeded. */
   async consume(key: string, endpoint: string): Promise<LimitState> {
-    const { limiter, limit } = this.limiter(endpoint);
+    const { limiter, limit, shared } = this.limiter(endpoint);
     try {
-      return this.state(await limiter.consume(key), limit);
+      return this.state(await this.timed(shared, () => limiter.consume(key)), limit);
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
       throw new RateLimitError(this.state(err, limit), endpoint);
@@ -122,14 +163,14 @@ export class RateLimits {
   async states(key: string, endpoints: string[]): Promise<Record<string, LimitState>> {
     const out: Record<string, LimitState> = {};
     for (const endpoint of endpoints) {
-      const { limiter, limit } = this.limiter(endpoint);
-      out[endpoint] = this.state(await limiter.get(key), limit);
+      const { limiter, limit, shared } = this.limiter(endpoint);
+      out[endpoint] = this.state(await this.timed(shared, () => limiter.get(key)), limit);
     }
     return out;
   }
 
   async close(): Promise<void> {
-    await this.redis?.quit().catch(() => undefined);
+    await this.redis?.quit().catch(() => this.redis?.disconnect());
   }
 }
 

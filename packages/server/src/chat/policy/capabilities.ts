@@ -6,7 +6,11 @@ import {
   type PermissionRule,
 } from '@caseroom/protocol';
 import type { ChannelRow, MemberRow } from '../store/rows.js';
+import { canReadChannel } from './read-access.js';
 import { grantedCapabilities } from './rules.js';
+
+/** The read rule lives in `policy/read-access`; re-exported for the callers that check capabilities. */
+export { canReadChannel };
 
 /** The viewer of a channel: their global role, their membership (undefined = not a member) and the rules in force. */
 export interface ChannelViewer {
@@ -29,13 +33,6 @@ const SETTING_GATES: ReadonlyArray<[keyof ChannelTypeSettings, Capability]> = [
 /** A channel type's settings: the stored differences over the defaults. */
 export function typeSettings(channel: Pick<ChannelRow, 'config'>): ChannelTypeSettings {
   return { ...DEFAULT_CHANNEL_TYPE_SETTINGS, ...(channel.config ?? {}) };
-}
-
-/** True when the viewer may read the channel (its messages, members, events): a member, not banned, not a pending invitee. */
-export function canReadChannel(viewer: Pick<ChannelViewer, 'member'>): boolean {
-  const m = viewer.member;
-  if (!m || m.banned) return false;
-  return !m.invited || m.invite_accepted_at !== null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ChatUser, Message, Reaction } from '@caseroom/protocol';
+import { isHiddenFor } from '../policy/read-access.js';
 import type { MessageLookups } from '../store/messages.js';
 import type { MessageRow, ReactionRow, UserRow } from '../store/rows.js';
 import { iso } from './time.js';
@@ -61,7 +62,7 @@ function userOf(id: string, lookups: MessageLookups): ChatUser {
 
 /** The message fields shared by a message and the message it quotes. */
 function presentCore(row: MessageRow, lookups: MessageLookups): Message {
-  const deletedForMe = lookups.hiddenForViewer.has(row.id);
+  const deletedForMe = isHiddenFor(row.id, lookups.viewerId, lookups.hiddenForViewer);
   const deleted = row.type === 'deleted' || deletedForMe;
   // An expired pin is no pin (chat-spec §4 Pin): nothing needs to run at the expiry instant.
   const pinned = row.pinned && (!row.pin_expires || new Date(row.pin_expires).getTime() > Date.now());

@@ -92,13 +92,29 @@ export class Realtime {
   }
 
   /**
-   * Refuses the user's tokens issued up to now and closes their sockets, on every node. Clients still entitled to
+   * Refuses the user's tokens issued before `before` (Unix seconds) and closes their sockets, on every node the bus
+   * reaches (realtime/revocations.ts records it in the database first, for the others). Clients still entitled to
    * chat get a fresh token (code 40 makes the SDK ask its token provider again) and reconnect.
    */
-  async revokeUser(userId: string): Promise<void> {
-    const envelope: Envelope = { kind: 'revoke', userId, before: Math.ceil(Date.now() / 1000) };
+  async revokeUser(userId: string, before = Math.ceil(Date.now() / 1000)): Promise<void> {
+    const envelope: Envelope = { kind: 'revoke', userId, before };
     this.receive(envelope);
     await this.bus.publish(FANOUT_TOPIC, envelope);
+  }
+
+  /** A revocation learned on this node (bus or database): a newer one refuses more tokens and closes the sockets. */
+  applyRevocation(userId: string, before: number): void {
+    if (before <= (this.revokedBefore.get(userId) ?? 0)) return;
+    this.revokedBefore.set(userId, before);
+    const frame = JSON.stringify({
+      type: 'connection.error',
+      error: { code: 40, message: 'JWT token revoked', StatusCode: 401 },
+      created_at: new Date().toISOString(),
+    });
+    for (const conn of [...this.connections.ofUser(userId)]) {
+      if (conn.sink.open) conn.sink.send(frame);
+      conn.sink.close(1000, 'token revoked');
+    }
   }
 
   /** Subscribes a connection (on whichever node holds it) to presence changes of the users it sees. */
@@ -150,17 +166,7 @@ export class Realtime {
       return;
     }
     if (envelope.kind === 'revoke') {
-      const known = this.revokedBefore.get(envelope.userId) ?? 0;
-      this.revokedBefore.set(envelope.userId, Math.max(known, envelope.before));
-      const frame = JSON.stringify({
-        type: 'connection.error',
-        error: { code: 40, message: 'JWT token revoked', StatusCode: 401 },
-        created_at: new Date().toISOString(),
-      });
-      for (const conn of [...this.connections.ofUser(envelope.userId)]) {
-        if (conn.sink.open) conn.sink.send(frame);
-        conn.sink.close(1000, 'token revoked');
-      }
+      this.applyRevocation(envelope.userId, envelope.before);
       return;
     }
     if (envelope.kind === 'watch') {

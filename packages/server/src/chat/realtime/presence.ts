@@ -1,4 +1,5 @@
 import type { ChatContext } from '../context.js';
+import { peersOfSql } from '../policy/read-access.js';
 import { presentUser } from '../presenters/user.js';
 import type { UserRow } from '../store/rows.js';
 import { getUser } from '../store/users.js';
@@ -23,11 +24,7 @@ const othersLiveSql = `SELECT count(*)::int AS n FROM chat_presence
 async function announce(ctx: ChatContext, userId: string, online: boolean, known?: UserRow): Promise<void> {
   const row = known ?? (await getUser(ctx.db, userId));
   if (!row) return;
-  const peers = await ctx.db.query<{ user_id: string }>(
-    `SELECT DISTINCT o.user_id FROM chat_members m JOIN chat_members o ON o.cid = m.cid
-      WHERE m.user_id = $1 AND NOT m.banned AND NOT o.banned`,
-    [userId],
-  );
+  const peers = await ctx.db.query<{ user_id: string }>(peersOfSql('$1'), [userId]);
   const user = { ...presentUser(row), online };
   await ctx.realtime.publish([
     {

@@ -1,6 +1,10 @@
 import { prepared, type Queryable } from '../../platform/db.js';
+import { readerSql } from '../policy/read-access.js';
 import { onlineSql } from '../realtime/presence.js';
 import type { ChannelRow, MemberRow, PermissionRow, UserRow } from './rows.js';
+
+/** The read rule's member condition lives in `policy/read-access`; re-exported for the stores and actions. */
+export { readerSql };
 
 /** Channel columns plus the computed member count, for `FROM chat_channels c`. */
 export const CHANNEL_COLUMNS = `c.*, (SELECT count(*) FROM chat_members mc WHERE mc.cid = c.cid)::int AS member_count,
@@ -244,15 +248,9 @@ export async function getMemberships(
   return map;
 }
 
-/** SQL condition on a member row (alias `m` or the table itself): may read the channel and receive its events. */
-export function readerSql(m?: string): string {
-  const c = (col: string) => (m ? `${m}.${col}` : col);
-  return `NOT ${c('banned')} AND (NOT ${c('invited')} OR ${c('invite_accepted_at')} IS NOT NULL)`;
-}
-
 /**
  * The audience of a channel's events: members who may read it (not banned, not a pending or rejected invitee).
- * Every channel event goes to this list and nobody else (policy/capabilities `canReadChannel` says the same).
+ * Every channel event goes to this list and nobody else (the one rule: `policy/read-access`).
  */
 export async function memberIds(q: Queryable, cid: string): Promise<string[]> {
   const { rows } = await q.query<{ user_id: string }>(

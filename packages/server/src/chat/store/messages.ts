@@ -117,12 +117,6 @@ export async function listMessages(
   return before('true', limit);
 }
 
-/** The later of two cut-offs (channel truncation, a member's cleared history). */
-export function cutoff(...dates: Array<Date | null | undefined>): Date | null {
-  const times = dates.filter((d): d is Date => d instanceof Date).map((d) => d.getTime());
-  return times.length ? new Date(Math.max(...times)) : null;
-}
-
 /**
  * The newest `limit` main-list messages of several channels in one query (channel lists), oldest first per
  * channel. `after` gives each channel's cut-off (truncation or the viewer's cleared history).

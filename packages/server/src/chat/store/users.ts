@@ -1,4 +1,5 @@
 import type { Queryable } from '../../platform/db.js';
+import { readableChannelSql } from '../policy/read-access.js';
 import { onlineSql } from '../realtime/presence.js';
 import type { UserRow } from './rows.js';
 
@@ -32,8 +33,7 @@ export async function unreadTotals(
     `SELECT coalesce(sum(m.unread_base + c.unread_seq - m.unread_seq), 0)::int AS total,
             count(*) FILTER (WHERE m.unread_base + c.unread_seq - m.unread_seq > 0)::int AS channels
        FROM chat_members m JOIN chat_channels c ON c.cid = m.cid
-      WHERE m.user_id = $1 AND c.deleted_at IS NULL AND NOT m.banned
-        AND (NOT m.invited OR m.invite_accepted_at IS NOT NULL)
+      WHERE m.user_id = $1 AND ${readableChannelSql('c', 'm')}
         AND NOT (m.muted AND (m.mute_expires IS NULL OR m.mute_expires > now()))`,
     [userId],
   );

@@ -9,9 +9,9 @@ import type { Actor } from '../context.js';
 import { presentChannel, presentMember, presentMemberWithUser, presentRead } from '../presenters/channel.js';
 import { presentMessage } from '../presenters/message.js';
 import { getMemberships, listMembers } from '../store/channels.js';
-import { cutoff, latestMessages, listMessages, loadLookups, pinnedMessages } from '../store/messages.js';
+import { latestMessages, listMessages, loadLookups, pinnedMessages } from '../store/messages.js';
 import type { ChannelRow, MemberRow, MessageRow, UserRow } from '../store/rows.js';
-import { canReadChannel } from '../policy/capabilities.js';
+import { canReadChannel, viewCutoff } from '../policy/read-access.js';
 import { roleOf } from '../policy/channel-access.js';
 import { loadRules } from '../store/policy.js';
 
@@ -67,7 +67,7 @@ export async function channelStates(
   // Only readers see messages (a pending invitee sees the channel and its members, nothing more).
   const readable = channels.filter((c) => !viewerId || canReadChannel({ member: memberships.get(c.cid) }));
   const after = new Map(
-    readable.map((c) => [c.cid, cutoff(c.truncated_at, memberships.get(c.cid)?.history_cleared_at)]),
+    readable.map((c) => [c.cid, viewCutoff({ channel: c, member: memberships.get(c.cid) })]),
   );
   let messagesByCid: Map<string, MessageRow[]>;
   if (options.messages && readable.length === 1 && readable[0]) {

@@ -4,8 +4,9 @@ import type { Queryable } from '../../platform/db.js';
 import type { Actor } from '../context.js';
 import { notFound } from '../errors.js';
 import { channelForActor, type ChannelAccess } from '../policy/channel-access.js';
+import { isMessageInView, viewCutoff as ruleCutoff } from '../policy/read-access.js';
 import { presentMessage } from '../presenters/message.js';
-import { cutoff, getMessage, listMessages, loadLookups } from '../store/messages.js';
+import { getMessage, listMessages, loadLookups } from '../store/messages.js';
 import type { ChannelRow, MessageRow } from '../store/rows.js';
 
 /** Presents rows for one viewer (undefined = the shared view that events carry). */
@@ -38,7 +39,7 @@ export async function messageForActor(
 
 /** Where the actor's view of a channel starts: after its truncation and after the history they cleared. */
 export function viewCutoff(access: ChannelAccess): Date | null {
-  return cutoff(access.channel.truncated_at, access.viewer?.member?.history_cleared_at);
+  return ruleCutoff({ channel: access.channel, member: access.viewer?.member });
 }
 
 /** A message the actor may read: 404 also when it lies before their view's cut-off (truncated or cleared). */
@@ -48,8 +49,8 @@ export async function visibleMessageForActor(
   id: string,
 ): Promise<{ row: MessageRow; access: ChannelAccess }> {
   const found = await messageForActor(q, actor, id);
-  const cut = viewCutoff(found.access);
-  if (cut && found.row.created_at.getTime() <= cut.getTime())
+  const { channel, viewer } = found.access;
+  if (!isMessageInView(found.row, { channel, member: viewer?.member }))
     throw notFound(`Message "${id}" does not exist`);
   return found;
 }
@@ -67,7 +68,7 @@ export async function listReplies(
   page: MessagePagination,
   descending: boolean,
 ): Promise<Message[]> {
-  const { access } = await messageForActor(q, actor, parentId);
+  const { access } = await visibleMessageForActor(q, actor, parentId);
   const scope = { parentId, truncatedAt: viewCutoff(access) };
   const rows = await listMessages(q, scope, page, CHAT_LIMITS.threadReplyPageSize);
   if (descending) rows.reverse();

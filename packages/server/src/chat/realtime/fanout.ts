@@ -110,7 +110,7 @@ export class Realtime {
       type: 'connection.error',
       error: { code: 40, message: 'JWT token revoked', StatusCode: 401 },
       created_at: new Date().toISOString(),
-    });
+    } satisfies ServerEvent);
     for (const conn of [...this.connections.ofUser(userId)]) {
       if (conn.sink.open) conn.sink.send(frame);
       conn.sink.close(1000, 'token revoked');

@@ -13,6 +13,9 @@ export default defineConfig({
     projects: [
       {
         resolve: { conditions: ['source'] },
+        // Node-environment tests resolve as SSR: the workspace packages come from source there too, never from a
+        // build that a fresh clone does not have yet.
+        ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.{ts,tsx}'],
@@ -38,6 +41,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
+          // After all e2e files: no token or secret in any server log (e2e/support/log-check.ts).
+          globalSetup: ['e2e/support/log-check.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -49,10 +49,11 @@ describe('auth limits, expiry and languages in real Chromium', () => {
     return opened;
   }
 
-  it('shows a toast, not a form error, once one address made too many wrong sign-ins (429)', async () => {
+  it('shows a toast, not a form error, once this IP made too many wrong sign-ins for the account (429)', async () => {
     const email = uniqueEmail('guesser');
     await createAccount(server.url, email, PASSWORD, 'Gus Guesser');
-    // Ten wrong passwords for the address (the per-address limit), from another device.
+    // Ten wrong passwords for the account from this IP (the limit is per account and IP together; from other IPs
+    // the owner still signs in: packages/server/test/auth-lockout.test.ts), from another device.
     for (let i = 0; i < 10; i++) {
       const res = await fetch(`${server.url}/api/auth/sign-in/email`, {
         method: 'POST',
@@ -64,7 +65,7 @@ describe('auth limits, expiry and languages in real Chromium', () => {
     const user = await open();
     const { page } = user;
     await page.goto('/');
-    // Even the right password is refused now: the address is locked for the window.
+    // Even the right password is refused now from this IP: the pair is locked for the window.
     await submitLogin(page, email, PASSWORD);
     const toast = page.locator('.toast').getByText('Too many attempts. Wait a while, then try again.');
     await toast.waitFor();

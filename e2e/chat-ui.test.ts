@@ -176,6 +176,21 @@ describe('chat screen (issue 7) in real Chromium', () => {
     await edited.waitFor({ state: 'detached', ...LIVE });
     await chloe.page.getByText('This message was deleted').last().waitFor(LIVE);
 
+    // Remove: gary writes, maria (a team member moderates) removes it; everyone sees the removal, not the words.
+    // (Gary, not chloe: a message of chloe's here would start her slow-mode wait in the next test.)
+    const words = `Please call me ${token}`;
+    await send(gary.page, words);
+    await maria.page.locator('article', { hasText: words }).waitFor(LIVE);
+    await messageAction(maria.page, words, 'Delete');
+    await maria.page
+      .getByRole('dialog', { name: 'Delete message' })
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    for (const page of [chloe.page, gary.page, maria.page]) {
+      await page.locator('article', { hasText: words }).waitFor({ state: 'detached', ...LIVE });
+      await page.getByText('Message removed by a moderator').last().waitFor(LIVE);
+    }
+
     // Thread: chloe replies in a thread to maria's message; maria sees '1 reply' and opens it.
     await messageAction(chloe.page, hello, 'Reply in thread');
     const thread = chloe.page.getByRole('complementary', { name: 'Thread' });

@@ -6,6 +6,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/**
+ * Every e2e server writes its whole log here (one file per server); after all e2e files, the global teardown
+ * (`e2e/support/log-check.ts`) fails the run on any token or secret in them.
+ */
+export const E2E_LOG_DIR = path.join(REPO_ROOT, 'test-results', 'e2e-server-logs');
 const SERVER_MAIN = path.join(REPO_ROOT, 'packages/server/dist/main.js');
 const WEB_INDEX = path.join(REPO_ROOT, 'packages/web/dist/index.html');
 
@@ -16,6 +21,8 @@ export interface RunningServer {
   dataDir: string;
   /** Everything the process wrote so far (stdout and stderr), for failure messages. */
   output(): string;
+  /** The file the whole log goes to (in {@link E2E_LOG_DIR}). */
+  logFile: string;
   stop(): Promise<void>;
 }
 
@@ -66,13 +73,19 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
       SEED_DEMO: '1',
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      // Request lines included: the log check after the e2e run must see every URL the server logged.
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  await fs.promises.mkdir(E2E_LOG_DIR, { recursive: true });
+  const logFile = path.join(E2E_LOG_DIR, `${Date.now()}-${port}.log`);
+  const log = fs.createWriteStream(logFile);
+  log.on('error', () => undefined); // a lost log line must not fail the test it belongs to
   let output = '';
   const collect = (chunk: Buffer) => {
+    if (!log.writableEnded) log.write(chunk);
     output += chunk.toString();
     if (output.length > 200_000) output = output.slice(-100_000);
   };
@@ -82,6 +95,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   const stop = async () => {
     await stopProcess(child, exited);
+    await new Promise((resolve) => log.end(resolve));
     await fs.promises.rm(dataDir, { recursive: true, force: true });
   };
 
@@ -91,7 +105,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await stop();
     throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- server output ---\n${output}`);
   }
-  return { url, dataDir, output: () => output, stop };
+  return { url, dataDir, output: () => output, logFile, stop };
 }
 
 async function waitForHealthy(url: string, exited: Promise<number | null>, timeoutMs: number): Promise<void> {

@@ -37,7 +37,10 @@ export type {
   ChannelMember,
   ChatEvent,
   Reaction,
+  ModerationDetails,
 } from '@caseroom/protocol';
+/** A moderator's removal: `removedByModerator(message)` and the text every client shows for it. */
+export { MESSAGE_REMOVED_TEXT, removedByModerator } from '@caseroom/protocol';
 export { groupPositions, type GroupOptions, type GroupPosition } from './messages/group-positions.js';
 export {
   containsLink,

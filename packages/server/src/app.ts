@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import type { Platform } from './platform/context.js';
 import { healthRoutes } from './platform/health.js';
+import { registerSecurityHeaders } from './platform/security-headers.js';
 import { registerChat, type ChatModule } from './chat/index.js';
 import { registerProduct, type ProductModule } from './product/index.js';
 
@@ -28,12 +29,14 @@ export async function buildApp(platform: Platform): Promise<App> {
     bodyLimit: 1024 * 1024,
     trustProxy: fastifyTrustProxy(platform.config.trustProxy),
   });
+  const webDist = platform.config.webDist ?? WEB_DIST_DEFAULT;
+  // Security headers (CSP, frame-ancestors, nosniff, Referrer-Policy, HSTS over https) on every answer.
+  await registerSecurityHeaders(http, { publicUrl: platform.config.publicUrl, webDist });
   await http.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
   // `/healthz` (liveness: the process and its database) and `/readyz` (each dependency, draining).
   const health = healthRoutes(http, platform);
 
-  const webDist = platform.config.webDist ?? WEB_DIST_DEFAULT;
   if (fs.existsSync(path.join(webDist, 'index.html'))) {
     await http.register(fastifyStatic, {
       root: webDist,

@@ -20,6 +20,8 @@ async function main(): Promise<void> {
   const bus = await openBus(config, log);
   const app = await buildApp({ config, db, bus, log });
   if (config.seedDemo) await app.product.seedDemo();
+  // Production never seeds demo data (config refuses SEED_DEMO) nor keeps demo accounts with their known password.
+  if (config.production) await app.product.disableDemoPasswords();
 
   let stopping = false;
   const stop = async (signal: string) => {

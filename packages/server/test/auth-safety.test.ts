@@ -64,7 +64,7 @@ describe('auth safety', () => {
     }
   });
 
-  it('limits attempts per address (whatever the IP) with 429', async () => {
+  it('limits magic-link mails per address (whatever the IP) with 429', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) {
       statuses.push(
@@ -73,19 +73,7 @@ describe('auth safety', () => {
     }
     expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
     expect(statuses.slice(5)).toEqual([429, 429]);
-    const signIns: number[] = [];
-    for (let i = 0; i < 12; i++) {
-      signIns.push(
-        (
-          await api.post(
-            '/api/auth/sign-in/email',
-            { email: 'guess@example.test', password: `guess ${i} guess` },
-            from(),
-          )
-        ).status,
-      );
-    }
-    expect(signIns.filter((s) => s === 429)).toHaveLength(2);
+    // Password sign-ins are limited per account and address together: see auth-lockout.test.ts.
   });
 
   it('counts only failed password sign-ins against an address', async () => {
@@ -240,7 +228,12 @@ describe('auth safety', () => {
     expect([...dates].sort((a, b) => b - a)).toEqual(dates);
     expect((await api.get('/dev/mail')).headers.get('content-type')).toMatch(/text\/html/);
     const prod = await startTestServer({
-      env: { NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(32), CHAT_API_SECRET: 'y'.repeat(32) },
+      env: {
+        NODE_ENV: 'production',
+        AUTH_SECRET: 'x'.repeat(32),
+        CHAT_API_SECRET: 'y'.repeat(32),
+        CHAT_API_KEY: 'prod-api-key',
+      },
     });
     try {
       expect((await client(prod.url).get('/dev/mail.json')).status).toBe(404);

@@ -10,7 +10,7 @@ const CID = 'messaging:activity';
 const BASE = '/channels/messaging/activity';
 
 beforeAll(async () => {
-  server = await startTestServer({ database: 'postgres' });
+  server = await startTestServer({ database: 'postgres', productChatRules: false });
   maria = await chatUser(server, 'maria', 'Maria Lopez');
   noah = await chatUser(server, 'noah', 'Noah Smith');
   eve = await chatUser(server, 'eve', 'Eve');

@@ -11,7 +11,7 @@ let olga: ChatUserClient;
 let asServer: (method: string, path: string, body?: unknown) => Promise<Reply>;
 
 beforeAll(async () => {
-  server = await startTestServer({ database: 'postgres' });
+  server = await startTestServer({ database: 'postgres', productChatRules: false });
   maria = await chatUser(server, 'maria', 'Maria Hansen');
   noah = await chatUser(server, 'noah', 'Noah Berg');
   olga = await chatUser(server, 'olga', 'Olga Nilsen');

@@ -9,7 +9,7 @@ let noah: ChatUserClient;
 let olga: ChatUserClient;
 
 beforeAll(async () => {
-  server = await startTestServer({ database: 'postgres' });
+  server = await startTestServer({ database: 'postgres', productChatRules: false });
   maria = await chatUser(server, 'maria');
   noah = await chatUser(server, 'noah');
   olga = await chatUser(server, 'olga');

@@ -7,7 +7,7 @@ let maria: ChatUserClient;
 let noah: ChatUserClient;
 
 beforeAll(async () => {
-  server = await startTestServer({ database: 'postgres' });
+  server = await startTestServer({ database: 'postgres', productChatRules: false });
   maria = await chatUser(server, 'maria');
   noah = await chatUser(server, 'noah');
   server.app.chat.server.protectChannelFields(['caseplans', 'organizations', 'hasClient', 'hasGuest']);

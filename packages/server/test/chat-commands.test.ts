@@ -9,7 +9,7 @@ let maria: ChatUserClient;
 let admin: (method: string, path: string, body?: unknown) => Promise<Reply>;
 
 beforeAll(async () => {
-  server = await startTestServer({ database: 'postgres' });
+  server = await startTestServer({ database: 'postgres', productChatRules: false });
   maria = await chatUser(server, 'maria');
   const token = await signChatToken(server.config, { server: true });
   admin = (method, path, body) => chatCall(server, method, path, { token, ...(body ? { body } : {}) });

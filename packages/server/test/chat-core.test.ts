@@ -10,7 +10,7 @@ let chloe: ChatUserClient;
 let eve: ChatUserClient;
 
 beforeAll(async () => {
-  server = await startTestServer({ database: 'postgres' });
+  server = await startTestServer({ database: 'postgres', productChatRules: false });
   maria = await chatUser(server, 'maria', 'Maria');
   noah = await chatUser(server, 'noah', 'Noah');
   chloe = await chatUser(server, 'chloe', 'Chloe');

@@ -27,7 +27,7 @@ async function send(who: ChatUserClient, channel: string, id: string, text: stri
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ database: 'postgres' });
+  server = await startTestServer({ database: 'postgres', productChatRules: false });
   maria = await chatUser(server, 'maria');
   chloe = await chatUser(server, 'chloe');
   noah = await chatUser(server, 'noah');
@@ -166,7 +166,7 @@ describe('message history', () => {
 describe('message history and reaction query on PGlite', () => {
   let lite: TestServer;
   beforeAll(async () => {
-    lite = await startTestServer({ database: 'pglite' });
+    lite = await startTestServer({ database: 'pglite', productChatRules: false });
   });
   afterAll(async () => {
     await lite?.close();

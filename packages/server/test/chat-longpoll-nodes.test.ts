@@ -8,7 +8,7 @@ let nodeB: TestServer;
 let nodes: TwoNodes | undefined;
 
 beforeAll(async () => {
-  nodes = await startTwoNodes();
+  nodes = await startTwoNodes(undefined, undefined, { productChatRules: false });
   ({ a: nodeA, b: nodeB } = nodes);
 });
 

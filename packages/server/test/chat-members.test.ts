@@ -11,7 +11,7 @@ type State = { channel: { cid: string; own_capabilities: string[]; muted?: boole
 const cids = (body: Record<string, unknown>) => (body.channels as State[]).map((s) => s.channel.cid);
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ productChatRules: false });
   maria = await chatUser(server, 'maria');
   noah = await chatUser(server, 'noah');
   chloe = await chatUser(server, 'chloe');

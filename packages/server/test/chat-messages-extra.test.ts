@@ -11,7 +11,7 @@ const send = (user: ChatUserClient, id: string, extra: Record<string, unknown> =
   user.call('POST', '/channels/messaging/extra/message', { message: { id, text: `text ${id}`, ...extra } });
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ productChatRules: false });
   maria = await chatUser(server, 'maria');
   noah = await chatUser(server, 'noah');
   chloe = await chatUser(server, 'chloe');

@@ -13,7 +13,7 @@ let n = 0;
 const uid = (p: string) => `${p}-${++n}`;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ productChatRules: false });
   const token = await signChatToken(server.config, { server: true });
   admin = (method, path, body) => chatCall(server, method, path, { token, ...(body ? { body } : {}) });
   maria = await chatUser(server, 'maria');

@@ -6,7 +6,7 @@ import { chatUser, openSocket } from './chat-support.js';
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer({ database: 'pglite' });
+  server = await startTestServer({ database: 'pglite', productChatRules: false });
 });
 
 afterAll(async () => {

@@ -20,7 +20,7 @@ let server: TestServer;
 let users: ChatUserClient[];
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ productChatRules: false });
   users = [await chatUser(server, 'p0'), await chatUser(server, 'p1'), await chatUser(server, 'p2')];
   for (const endpoint of ['SendMessage', 'default', 'QueryChannels', 'Sync']) {
     server.app.chat.rateLimits.configure(endpoint, { points: 1_000_000, duration: 60 });

@@ -8,7 +8,7 @@ describe('rate limits (memory store)', () => {
   let noah: ChatUserClient;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ productChatRules: false });
     maria = await chatUser(server, 'maria');
     noah = await chatUser(server, 'noah');
     await maria.call('POST', '/channels/messaging/rl/query', { data: { members: ['maria', 'noah'] } });
@@ -68,20 +68,27 @@ describe('rate limits set by the operator (CHAT_RATE_LIMITS)', () => {
   };
 
   it('applies an endpoint override from the environment', async () => {
-    server = await startTestServer({ env: { CHAT_RATE_LIMITS: 'CreateGuest=2/60' } });
+    server = await startTestServer({
+      env: { CHAT_RATE_LIMITS: 'CreateGuest=2/60' },
+      productChatRules: false,
+    });
     expect(await guests(server, 3)).toEqual([200, 200, 429]);
     await server.close();
     server = undefined;
   });
 
   it('counts nothing when the limits are off', async () => {
-    server = await startTestServer({ env: { CHAT_RATE_LIMITS: 'off' } });
+    server = await startTestServer({ env: { CHAT_RATE_LIMITS: 'off' }, productChatRules: false });
     const statuses = await guests(server, 35); // the default allows 30 per minute
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
   });
 
   it('refuses to start with an unknown endpoint name, naming the variable', async () => {
-    const start = startTestServer({ database: 'pglite', env: { CHAT_RATE_LIMITS: 'SendMesage=10/60' } });
+    const start = startTestServer({
+      database: 'pglite',
+      env: { CHAT_RATE_LIMITS: 'SendMesage=10/60' },
+      productChatRules: false,
+    });
     await expect(start).rejects.toThrow(/CHAT_RATE_LIMITS names an unknown endpoint "SendMesage"/);
   });
 });
@@ -92,7 +99,7 @@ describe('rate limits (Redis, shared by two nodes)', () => {
   let nodes: TwoNodes | undefined;
 
   beforeAll(async () => {
-    nodes = await startTwoNodes();
+    nodes = await startTwoNodes(undefined, undefined, { productChatRules: false });
     ({ a: nodeA, b: nodeB } = nodes);
   });
   afterAll(() => nodes?.close());

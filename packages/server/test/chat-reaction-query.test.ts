@@ -26,7 +26,7 @@ const query = (who: ChatUserClient, id: string, body: Record<string, unknown> = 
   who.call<Found>('POST', `/messages/${id}/reactions`, body);
 
 beforeAll(async () => {
-  server = await startTestServer({ database: 'postgres' });
+  server = await startTestServer({ database: 'postgres', productChatRules: false });
   maria = await chatUser(server, 'maria');
   noah = await chatUser(server, 'noah');
   for (let i = 0; i < 6; i++) people.push(await chatUser(server, `u${i}`));

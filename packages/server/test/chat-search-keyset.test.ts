@@ -9,7 +9,7 @@ let maria: ChatUserClient;
 type Found = { results: Array<{ message: { id: string } }>; next?: string; code?: number };
 
 beforeAll(async () => {
-  server = await startTestServer({ database: 'postgres' });
+  server = await startTestServer({ database: 'postgres', productChatRules: false });
   maria = await chatUser(server, 'maria');
   await maria.call('POST', '/channels/messaging/k/query', { data: { members: ['maria'] } });
   // Equal ranks and, in one statement, equal timestamps: ties must be broken by the server order.

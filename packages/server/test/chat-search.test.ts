@@ -38,7 +38,7 @@ describe('search on PostgreSQL', () => {
   let s: Awaited<ReturnType<typeof setup>>;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ productChatRules: false });
     s = await setup(server);
   });
   afterAll(async () => {
@@ -114,7 +114,7 @@ describe('search on PGlite', () => {
   });
 
   it('uses the same generated tsvector column and index', async () => {
-    server = await startTestServer({ database: 'pglite' });
+    server = await startTestServer({ database: 'pglite', productChatRules: false });
     const s = await setup(server);
     const res = await s.search(s.noah, { filter_conditions: {}, query: 'plan' });
     expect(ids(res.body).sort()).toEqual(['a1', 'a2', 'a3']);

@@ -16,7 +16,7 @@ let zed: ChatUserClient;
 const CHANNEL = '/channels/messaging/send-path';
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ productChatRules: false });
   maria = await chatUser(server, 'maria', 'Maria M');
   noah = await chatUser(server, 'noah', 'Noah N');
   olga = await chatUser(server, 'olga', 'Olga O');

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ productChatRules: false });
   await server.app.chat.server.upsertUsers([
     { id: 'plan-a', name: 'A' },
     { id: 'plan-b', name: 'B' },

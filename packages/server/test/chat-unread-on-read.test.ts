@@ -25,7 +25,7 @@ async function send(message: Record<string, unknown>): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ productChatRules: false });
   maria = await chatUser(server, 'maria');
   noah = await chatUser(server, 'noah');
   chloe = await chatUser(server, 'chloe');

@@ -13,7 +13,7 @@ let asServer: (
 ) => Promise<Reply>;
 
 beforeAll(async () => {
-  server = await startTestServer({ database: 'postgres' });
+  server = await startTestServer({ database: 'postgres', productChatRules: false });
   const token = await signChatToken(server.config, { server: true });
   asServer = (method, path, body, query) =>
     chatCall(server, method, path, { token, ...(body ? { body } : {}), ...(query ? { query } : {}) });

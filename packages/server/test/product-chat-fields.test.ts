@@ -36,8 +36,10 @@ describe('product channel fields are server-only', () => {
     },
   );
 
-  it('still lets users create plain channels, and the server set the fields', async () => {
-    expect((await query('plain', { name: 'Plain' })).status).toBe(200);
+  it('refuses users creating even plain product chats (issue 13 §2); the server sets the fields', async () => {
+    const plain = await query('plain', { name: 'Plain' });
+    expect(plain.status).toBe(403);
+    expect(((await plain.json()) as { code: number }).code).toBe(17);
     const channel = await server.app.chat.server.getOrCreateChannel(
       'messaging',
       'tied',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHAT_LIMITS } from '../constants.js';
-import { CAPABILITIES } from './capabilities.js';
+import { CAPABILITIES, RULE_ONLY_RESOURCES } from './capabilities.js';
 import { IsoDate } from './models.js';
 
 /** Names of channel types, roles and permission ids: letters, digits, `!`, `-` and `_`. */
@@ -13,8 +13,12 @@ const Name = z
 export const PermissionAction = z.enum(['Allow', 'Deny']);
 export type PermissionAction = z.infer<typeof PermissionAction>;
 
-/** A capability name, or `*` for every capability. */
-export const PermissionResource = z.union([z.enum(CAPABILITIES), z.literal('*')]);
+/** A capability name, `create-channel`, or `*` for every one of them. */
+export const PermissionResource = z.union([
+  z.enum(CAPABILITIES),
+  z.enum(RULE_ONLY_RESOURCES),
+  z.literal('*'),
+]);
 
 /**
  * A permission rule (chat-spec §6): for the `roles` it names (global or channel roles, `*` = everyone), in channels

@@ -34,6 +34,13 @@ export const CAPABILITIES = [
 ] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
+/**
+ * Rule resources that are not channel capabilities (never in `own_capabilities`): `create-channel` decides who may
+ * create a channel of a type (the creator's global role; the server always may).
+ */
+export const RULE_ONLY_RESOURCES = ['create-channel'] as const;
+export type RuleResource = Capability | (typeof RULE_ONLY_RESOURCES)[number];
+
 /** Capabilities removed while a channel is frozen. */
 export const FROZEN_REMOVES: ReadonlySet<Capability> = new Set<Capability>([
   'send-message',

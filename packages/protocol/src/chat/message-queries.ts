@@ -36,6 +36,11 @@ export const MessageHistoryEntry = z.object({
   message_updated_by_id: z.string().optional(),
   message_updated_by: ChatUser.optional(),
   message_updated_at: IsoDate,
+  /**
+   * The entry is a moderator's removal of the message (by `message_updated_by_id`, at `message_updated_at`); its
+   * text is the removal text, never the removed words.
+   */
+  removed_by_moderator: z.boolean().optional(),
 });
 export type MessageHistoryEntry = z.infer<typeof MessageHistoryEntry>;
 

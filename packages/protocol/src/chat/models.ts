@@ -55,6 +55,23 @@ export const ReactionGroup = z.object({
   last_reaction_at: IsoDate,
 });
 
+/** What every client shows in place of a message a moderator removed (issue 13 §3). */
+export const MESSAGE_REMOVED_TEXT = 'Message removed by a moderator';
+
+/**
+ * Set on a message another member (a moderator) removed: `action: 'removed'`. The message is `type: 'deleted'`,
+ * its content gone, and its `text` is {@link MESSAGE_REMOVED_TEXT}.
+ */
+export const ModerationDetails = z.looseObject({ action: z.string() });
+export type ModerationDetails = z.infer<typeof ModerationDetails>;
+
+/** True when a moderator removed the message (it shows {@link MESSAGE_REMOVED_TEXT}). */
+export function removedByModerator(message: {
+  moderation_details?: { action: string } | undefined;
+}): boolean {
+  return message.moderation_details?.action === 'removed';
+}
+
 const messageShape = {
   id: z.string(),
   cid: z.string(),
@@ -85,6 +102,7 @@ const messageShape = {
   /** The viewer deleted it for themselves only (`delete_for_me`). */
   deleted_for_me: z.boolean().optional(),
   message_text_updated_at: IsoDate.optional(),
+  moderation_details: ModerationDetails.optional(),
 };
 
 export const Message = z.looseObject({

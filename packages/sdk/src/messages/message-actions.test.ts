@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatClient } from '../client/chat-client.js';
 import { connectFakeClient, FakeChatServer } from '../testing/index.js';
+import { MESSAGE_REMOVED_TEXT, removedByModerator } from '@caseroom/protocol';
 import { pinExpiresIso } from './message-state.js';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -73,6 +74,22 @@ describe('message actions against the fake server', () => {
       expect.objectContaining({ hard: 'true' }),
       expect.objectContaining({ delete_for_me: 'true' }),
     ]);
+  });
+
+  it('a moderator\'s removal shows "Message removed by a moderator" on both clients, never the words', async () => {
+    const { mine, theirs, sent } = await setup();
+    await theirs.deleteMessage(sent.id);
+    await settle();
+    for (const c of [mine, theirs]) {
+      const message = held(c, sent.id);
+      expect(message).toMatchObject({ type: 'deleted', text: MESSAGE_REMOVED_TEXT, attachments: [] });
+      expect(message && removedByModerator(message)).toBe(true);
+    }
+    await mine.sendMessage({ text: 'own' }).then((own) => mine.deleteMessage(own.id));
+    await settle();
+    const own = theirs.state.getSnapshot().messages.at(-1);
+    expect(own).toMatchObject({ type: 'deleted', text: '' });
+    expect(own && removedByModerator(own)).toBe(false);
   });
 
   it('pin with an expiry in seconds, then unpin, with the notices', async () => {

@@ -1,4 +1,10 @@
-import type { ChatEvent, Message, Reaction } from '@caseroom/protocol';
+import {
+  MESSAGE_REMOVED_TEXT,
+  removedByModerator,
+  type ChatEvent,
+  type Message,
+  type Reaction,
+} from '@caseroom/protocol';
 import type { LocalMessage } from './local-message.js';
 
 export type DeleteMode = 'soft' | 'hard' | 'for-me';
@@ -17,13 +23,16 @@ export function pinExpiresIso(expiry: PinExpiry | undefined, now: number = Date.
 
 /**
  * chat-spec §4 Deletion applied to a held message: soft makes it type deleted with attachments (and
- * text) cleared; for-me marks deleted_for_me with type deleted; hard keeps only the basic fields
+ * text) cleared — a moderator's removal (`moderation_details.action: 'removed'`) shows "Message removed by a
+ * moderator" instead; for-me marks deleted_for_me with type deleted; hard keeps only the basic fields
  * (callers normally drop a hard-deleted message from lists altogether).
  */
 export function applyDeletion(message: LocalMessage, mode: DeleteMode, at: string): LocalMessage {
   if (mode === 'for-me') return { ...message, type: 'deleted', deleted_for_me: true };
   const base = { ...message, type: 'deleted' as const, deleted_at: message.deleted_at ?? at };
-  if (mode === 'soft') return { ...base, text: '', attachments: [], mentioned_users: [] };
+  // A moderator's removal keeps its notice (the server's text): never the removed words.
+  const text = removedByModerator(message) ? MESSAGE_REMOVED_TEXT : '';
+  if (mode === 'soft') return { ...base, text, attachments: [], mentioned_users: [] };
   return {
     id: message.id,
     cid: message.cid,

@@ -1,4 +1,10 @@
-import type { ChatEvent, ChatUser, Message, Reaction } from '@caseroom/protocol';
+import {
+  MESSAGE_REMOVED_TEXT,
+  type ChatEvent,
+  type ChatUser,
+  type Message,
+  type Reaction,
+} from '@caseroom/protocol';
 import { channelSubject, type FakeChannelRecord } from './fake-data.js';
 
 /** What the message routes need from the fake server. */
@@ -85,12 +91,14 @@ export function routeMessage(
       emit({ type: 'message.deleted', message, hard_delete: true });
       return { message };
     }
+    // Someone else's message: a moderator's removal, which says so (as the server presents it).
     const message = replace(host, id, (m) => ({
       ...m,
       type: 'deleted',
-      text: '',
+      text: m.user_id !== userId ? MESSAGE_REMOVED_TEXT : '',
       attachments: [],
       deleted_at: host.now(),
+      ...(m.user_id !== userId ? { moderation_details: { action: 'removed' } } : {}),
     }));
     emit({ type: 'message.deleted', message });
     return { message };

@@ -1,7 +1,8 @@
 import type { Platform } from '../platform/context.js';
 import type { Realtime } from './realtime/fanout.js';
 import type { RateLimits } from './limits/rate-limits.js';
-import type { MessageNewHook } from './server-api.js';
+import type { Queryable } from '../platform/db.js';
+import type { MessageNewHook, MessageRemovedHook } from './server-api.js';
 
 /** Who performs an action: a user holding a chat token, or the server itself (full rights). */
 export type Actor =
@@ -12,7 +13,13 @@ export const SERVER: Actor = { kind: 'server' };
 /** Everything an action needs: the platform, the realtime fan-out and the post-commit hooks. */
 export interface ChatContext extends Platform {
   realtime: Realtime;
-  hooks: { messageNew: Array<(event: MessageNewHook) => void | Promise<void>> };
+  hooks: {
+    messageNew: Array<(event: MessageNewHook) => void | Promise<void>>;
+    /** Run inside the removal's transaction (a failure rolls the removal back). */
+    messageRemoved: Array<(q: Queryable, event: MessageRemovedHook) => Promise<void>>;
+    /** Checks of ids `POST /chat/guest` may not claim. */
+    reservedUserIds: Array<(id: string) => Promise<boolean>>;
+  };
   /** Channel fields only the server may set (`team` always; the product adds its own custom fields). */
   protectedChannelFields: Set<string>;
   rateLimits: RateLimits;

@@ -64,7 +64,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
   const ctx: ChatContext = {
     ...platform,
     realtime,
-    hooks: { messageNew: [] },
+    hooks: { messageNew: [], messageRemoved: [], reservedUserIds: [] },
     protectedChannelFields: new Set(['team']),
     rateLimits: new RateLimits(platform.config.redisUrl, platform.config.chatRateLimits),
   };

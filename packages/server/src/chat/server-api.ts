@@ -1,5 +1,12 @@
-import type { Channel, ChatUser, Message, NewMessage } from '@caseroom/protocol';
-import type { Tx } from '../platform/db.js';
+import type {
+  Channel,
+  ChatUser,
+  Message,
+  NewMessage,
+  PermissionAction,
+  RuleResource,
+} from '@caseroom/protocol';
+import type { Queryable, Tx } from '../platform/db.js';
 import type { ChatInTx } from './server-tx.js';
 
 /** A user as the product upserts it: id plus any of name, image, role and custom fields (clientOf, guestOf). */
@@ -19,6 +26,32 @@ export interface MessageNewHook {
   cid: string;
   channel: { team?: string; custom: Record<string, unknown> };
   message: Message;
+}
+
+/**
+ * What `onMessageRemoved` hooks receive, inside the removal's transaction: a member removed another member's message
+ * (`removedById`); it shows "Message removed by a moderator" (users never hard-delete others' messages).
+ */
+export interface MessageRemovedHook {
+  cid: string;
+  channel: { team?: string; custom: Record<string, unknown> };
+  messageId: string;
+  authorId: string | null;
+  removedById: string;
+}
+
+/**
+ * A permission rule for one channel type, installed by the server (kept as a built-in rule: the permissions API can
+ * neither change nor delete it). Priority up to 999: a Deny at 999 overrides even "Allow all" for admins.
+ */
+export interface ChannelTypeRule {
+  id: string;
+  name: string;
+  action: PermissionAction;
+  priority: number;
+  roles: string[];
+  resources: RuleResource[];
+  channelType: string;
 }
 
 /**
@@ -66,4 +99,13 @@ export interface ChatServerApi {
    * sent by `publish()` once the caller committed (see server-tx.ts; `txWithChat` does both, with retries).
    */
   within(q: Tx): ChatInTx;
+  /** Installs or updates per-type permission rules (idempotent; every node at start). */
+  installRules(rules: readonly ChannelTypeRule[]): Promise<void>;
+  /**
+   * Registers a check for user ids that `POST /chat/guest` may never claim (the product's accounts: a guest token
+   * for such an id would let a stranger act as that person once the product creates their chat user).
+   */
+  reserveUserIds(isReserved: (id: string) => Promise<boolean>): void;
+  /** Hook run inside the transaction of a removal of someone else's message (the product audits it). */
+  onMessageRemoved(hook: (q: Queryable, event: MessageRemovedHook) => Promise<void>): void;
 }

@@ -3,6 +3,7 @@ import { addMembers, removeMembers, updateChannelPartial } from './actions/chann
 import { doGetOrCreateChannel } from './actions/channel-create.js';
 import { findChannels } from './actions/channels.js';
 import { assignRoles } from './actions/members.js';
+import { installTypeRules } from './actions/permissions.js';
 import { sendMessage } from './actions/message-send.js';
 import { upsertUsers } from './actions/users.js';
 import { signChatToken } from './auth.js';
@@ -67,5 +68,12 @@ export function createServerApi(ctx: ChatContext): ChatServerApi {
       for (const f of fields) ctx.protectedChannelFields.add(f);
     },
     within: (q) => chatWithin(ctx, q, createServerApi),
+    installRules: (rules) => installTypeRules(ctx.db, rules),
+    reserveUserIds(isReserved) {
+      ctx.hooks.reservedUserIds.push(isReserved);
+    },
+    onMessageRemoved(hook) {
+      ctx.hooks.messageRemoved.push(hook);
+    },
   };
 }

@@ -49,6 +49,7 @@ export function chatWithin(
     db,
     realtime,
     hooks: {
+      ...ctx.hooks,
       messageNew: ctx.hooks.messageNew.map((hook) => (event) => {
         hooks.push(async () => hook(event));
       }),

@@ -1,5 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, DEV_SECRETS, loadConfig } from './config.js';
+
+/** A production environment with secrets of its own. */
+const PROD = {
+  NODE_ENV: 'production',
+  CHAT_API_KEY: 'prod-key-1234',
+  CHAT_API_SECRET: 'c'.repeat(32),
+  AUTH_SECRET: 'a'.repeat(32),
+};
+
+function configErrorOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error('loadConfig accepted the environment');
+}
 
 describe('loadConfig', () => {
   it('has sensible defaults for the embedded database', () => {
@@ -17,9 +35,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ SEED_DEMO: '0' }).seedDemo).toBe(false);
   });
 
-  it('trusts no proxy unless told which', () => {
+  it('trusts no proxy unless told which, and never every proxy', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
-    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual([
       '10.0.0.0/8',
@@ -50,7 +70,10 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
     [{ SEED_DEMO: 'maybe' }, 'SEED_DEMO'],
     [{ CHAT_API_SECRET: 'short' }, 'CHAT_API_SECRET'],
-    [{ NODE_ENV: 'production' }, 'CHAT_API_SECRET'],
+    [{ NODE_ENV: 'production' }, 'CHAT_API_KEY'],
+    [{ ...PROD, CHAT_API_SECRET: '' }, 'CHAT_API_SECRET'],
+    [{ ...PROD, AUTH_SECRET: '' }, 'AUTH_SECRET'],
+    [{ TRUST_PROXY: '11' }, 'TRUST_PROXY'],
     [{ GOOGLE_CLIENT_ID: 'id' }, 'GOOGLE_CLIENT_SECRET'],
     [{ TRUST_PROXY: 'the internet' }, 'TRUST_PROXY'],
   ])('names the variable at fault: %o', (env, variable) => {
@@ -63,5 +86,28 @@ describe('loadConfig', () => {
     expect(caught).toBeInstanceOf(ConfigError);
     expect((caught as ConfigError).variable).toBe(variable);
     expect((caught as ConfigError).message).toContain(variable);
+  });
+
+  it('starts in production only with secrets of its own', () => {
+    const c = loadConfig(PROD);
+    expect(c.production).toBe(true);
+    expect(c.chatApiKey).toBe('prod-key-1234');
+    for (const [variable, devValue] of Object.entries(DEV_SECRETS)) {
+      const err = configErrorOf({ ...PROD, [variable]: devValue });
+      expect(err.variable).toBe(variable);
+      expect(err.message).toMatch(
+        new RegExp(`^Invalid configuration: ${variable} is the published development value`),
+      );
+      // Outside production the same values are the defaults.
+      expect(() => loadConfig({ [variable]: devValue })).not.toThrow();
+    }
+  });
+
+  it('never seeds demo data in production, even on the embedded database', () => {
+    expect(loadConfig(PROD).seedDemo).toBe(false);
+    expect(loadConfig({ ...PROD, SEED_DEMO: '0' }).seedDemo).toBe(false);
+    const err = configErrorOf({ ...PROD, SEED_DEMO: '1' });
+    expect(err.variable).toBe('SEED_DEMO');
+    expect(err.message).toContain('must be off in production');
   });
 });

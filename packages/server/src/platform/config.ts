@@ -19,10 +19,12 @@ export interface Config {
   logLevel: string;
   webDist: string | undefined;
   /**
-   * Whom to believe about the client's address (`X-Forwarded-For`): false (the socket's peer; default),
-   * true (any proxy), a hop count, or proxy addresses/CIDRs. Per-IP rate limits depend on it.
+   * Whom to believe about the client's address (`X-Forwarded-For`): false (the socket's peer; default), a hop
+   * count (`1`: the one proxy in front of us, so the client is the last address it appended), or the proxies'
+   * addresses/CIDRs. Never "every proxy": a client could then name any address it likes. Per-IP limits and
+   * logs depend on it.
    */
-  trustProxy: boolean | number | string[];
+  trustProxy: false | number | string[];
   /**
    * Operator overrides of the chat's per-user rate limits (`CHAT_RATE_LIMITS`): `off`, or
    * `Endpoint=points/seconds` pairs separated by commas (e.g. `SendMessage=600/60`); unset = the defaults.
@@ -84,8 +86,13 @@ function readBool(env: Env, name: string, fallback: boolean): boolean {
 function readTrustProxy(env: Env): Config['trustProxy'] {
   const raw = (env.TRUST_PROXY ?? '').trim();
   if (raw === '' || ['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
-  if (['true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
-  if (/^\d+$/.test(raw)) return raw === '1' ? true : Number(raw);
+  // "Yes, there is a proxy" is one hop: the address the proxy appended, never one the client wrote before it.
+  if (['true', 'yes', 'on'].includes(raw.toLowerCase())) return 1;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 10) throw new ConfigError('TRUST_PROXY', `must be a hop count from 0 to 10, got "${raw}"`);
+    return hops === 0 ? false : hops;
+  }
   const list = raw.split(',').map((a) => a.trim());
   if (list.some((a) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a))) {
     throw new ConfigError('TRUST_PROXY', `must be 0/1, a hop count or proxy addresses (CIDR), got "${raw}"`);
@@ -121,14 +128,48 @@ function readPoolMax(env: Env): number {
   return n;
 }
 
-function readSecret(env: Env, name: string, production: boolean, devDefault: string): string {
+/**
+ * The development values of the chat API key and the two secrets. They are public (in this repository), so a
+ * production server refuses them: anyone could sign chat tokens or sessions for any user with them.
+ */
+export const DEV_SECRETS = {
+  CHAT_API_KEY: 'caseroom-dev-key',
+  CHAT_API_SECRET: 'caseroom-dev-chat-secret-change-me',
+  AUTH_SECRET: 'caseroom-dev-auth-secret-change-me',
+} as const;
+
+function readSecret(
+  env: Env,
+  name: keyof typeof DEV_SECRETS,
+  production: boolean,
+  minLength: number,
+): string {
   const raw = env[name];
+  const devValue = DEV_SECRETS[name];
   if (raw === undefined || raw === '') {
     if (production) throw new ConfigError(name, 'is required in production (NODE_ENV=production)');
-    return devDefault;
+    return devValue;
   }
-  if (raw.length < 16) throw new ConfigError(name, 'must be at least 16 characters long');
+  if (production && raw === devValue) {
+    throw new ConfigError(
+      name,
+      'is the published development value; set a random value of your own in production (e.g. `openssl rand -hex 32`)',
+    );
+  }
+  if (raw.length < minLength) throw new ConfigError(name, `must be at least ${minLength} characters long`);
   return raw;
+}
+
+/** Demo data has accounts with a published password: never in production. */
+function readSeedDemo(env: Env, production: boolean, embedded: boolean): boolean {
+  const seed = readBool(env, 'SEED_DEMO', embedded && !production);
+  if (seed && production) {
+    throw new ConfigError(
+      'SEED_DEMO',
+      'must be off in production (NODE_ENV=production): the demo accounts have a published password',
+    );
+  }
+  return seed;
 }
 
 function readOAuth(env: Env, provider: string) {
@@ -158,10 +199,10 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl.replace(/\/$/, ''),
     smtpUrl: readUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.MAIL_FROM || `Caseroom <no-reply@${new URL(publicUrl).hostname}>`,
-    chatApiKey: env.CHAT_API_KEY || 'caseroom-dev-key',
-    chatApiSecret: readSecret(env, 'CHAT_API_SECRET', production, 'caseroom-dev-chat-secret-change-me'),
-    authSecret: readSecret(env, 'AUTH_SECRET', production, 'caseroom-dev-auth-secret-change-me'),
-    seedDemo: readBool(env, 'SEED_DEMO', databaseUrl === undefined),
+    chatApiKey: readSecret(env, 'CHAT_API_KEY', production, 1),
+    chatApiSecret: readSecret(env, 'CHAT_API_SECRET', production, 16),
+    authSecret: readSecret(env, 'AUTH_SECRET', production, 16),
+    seedDemo: readSeedDemo(env, production, databaseUrl === undefined),
     production,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
     webDist: env.WEB_DIST,

@@ -16,7 +16,9 @@ import { photoRoutes } from './users/photo-routes.js';
 import { createAuthenticator, type Authenticate } from './http/authenticate.js';
 import { productRoutes } from './http/routes.js';
 import { seedDemo, type DemoSeed } from './seed/demo.js';
+import { disableDemoPasswords } from './seed/demo-guard.js';
 import { recordMessageSent } from './statistics/messages.js';
+import { auditMessageRemoval, isProductUserId, PRODUCT_CHAT_RULES } from './chat-rules.js';
 
 export type { DemoSeed } from './seed/demo.js';
 
@@ -32,6 +34,8 @@ export interface ProductModule {
   authenticate: Authenticate;
   /** Creates the demo organization, people, case plans and chats when they are missing. */
   seedDemo(): Promise<DemoSeed>;
+  /** Production: removes the published demo password from demo accounts that still have it (see demo-guard). */
+  disableDemoPasswords(): Promise<string[]>;
 }
 
 /** Registers `/api/auth/*`, `/api/config`, `/api/me`, the reads and `/api/functions/{name}`. */
@@ -56,14 +60,20 @@ export async function registerProduct(
   );
   // The channel fields that tie a chat to case plans are the product's to set: clients may not forge them.
   chat.server.protectChannelFields([...PRODUCT_CHANNEL_FIELDS]);
+  // Chats are the product's: created and staffed through it only, nobody edits another's words (issue 13 §2-§3).
+  await chat.server.installRules(PRODUCT_CHAT_RULES);
+  chat.server.reserveUserIds((id) => isProductUserId(platform.db, id));
+  chat.server.onMessageRemoved(auditMessageRemoval);
 
   // Each in its own encapsulated context: auth keeps raw bodies, the product routes have their error handler.
   await http.register(authRoutes, { auth });
   await http.register(productRoutes, { platform, authenticate, callables, chat: chat.server });
   await http.register(photoRoutes, { db: platform.db, authenticate, chat: chat.server });
   await http.register(resetRoutes, { db: platform.db });
-  // The dev outbox: only without SMTP and outside production mode (else /dev/* is 404).
-  if (mailer.kind === 'outbox' && !platform.config.production) await http.register(devMailRoutes, { mailer });
+  // The dev outbox: only without SMTP, outside production mode and from this machine (else /dev/* is 404).
+  if (mailer.kind === 'outbox' && !platform.config.production) {
+    await http.register(devMailRoutes, { mailer, publicUrl: platform.config.publicUrl });
+  }
 
   chat.server.onMessageNew(async (event) => {
     try {
@@ -77,5 +87,6 @@ export async function registerProduct(
     auth,
     authenticate,
     seedDemo: () => seedDemo(auth, platform.db, chat.server),
+    disableDemoPasswords: () => disableDemoPasswords(platform.db, chat.server, platform.log),
   };
 }

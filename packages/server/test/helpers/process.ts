@@ -66,18 +66,26 @@ export async function startServerProcess(
   };
 }
 
-/** Runs the server expecting it to fail at start; answers its exit code and output. */
+/**
+ * Runs the server expecting it to fail at start; answers its exit code and output. A server that is still
+ * running after `timeoutMs` (it started after all) is killed and answers code null.
+ */
 export function runServerExpectingFailure(
   env: Record<string, string>,
+  timeoutMs = 15_000,
 ): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [SERVER_MAIN], {
-      env: { ...process.env, NODE_ENV: 'test', ...env },
+      env: { ...process.env, NODE_ENV: 'test', PORT: '0', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => resolve({ code, output: out }));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output: out });
+    });
   });
 }

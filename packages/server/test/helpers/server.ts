@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { buildApp, type App } from '../../src/app.js';
 import { memoryBus, redisBus, type Bus } from '../../src/platform/bus.js';
@@ -7,6 +6,8 @@ import { loadConfig, type Config } from '../../src/platform/config.js';
 import { openPglite, openPostgres, type Db } from '../../src/platform/db.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { migrate } from '../../src/platform/migrate.js';
+import { PRODUCT_CHAT_RULES } from '../../src/product/chat-rules.js';
+import { freePort } from './process.js';
 
 /** The machine's PostgreSQL server (trust auth); each test server gets a database of its own in it. */
 export const TEST_PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -21,6 +22,8 @@ export interface TestServer {
   config: Config;
   db: Db;
   bus: Bus;
+  /** What the server logged, when started with `captureLog` (else empty). */
+  logText(): string;
   close(): Promise<void>;
 }
 
@@ -34,6 +37,17 @@ export interface TestServerOptions {
   /** The Redis to use when `redis` is set (a test's own redis-server); the machine's shared one by default. */
   redisUrl?: string;
   env?: Record<string, string>;
+  /**
+   * `false`: the chat service as an installation without the product sees it — the product's per-type chat rules
+   * (no user-created channels or member changes on `messaging`/`team`, no edits of others' messages on `messaging`,
+   * `src/product/chat-rules.ts`) are dropped after start. Chat's own suites test chat's built-in rules this way; the
+   * product's rules are tested with the product (`product-chat-trust.test.ts`, the authorization matrices).
+   */
+  productChatRules?: boolean;
+  /** The address to listen on (default `127.0.0.1`; `0.0.0.0` to be reached on the machine's other addresses). */
+  host?: string;
+  /** Keep the server's log lines in memory (read with `logText()`) instead of writing them to stdout. */
+  captureLog?: boolean;
 }
 
 /** Creates an empty PostgreSQL database and answers its URL; `drop` removes it. */
@@ -66,30 +80,41 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     dropDb = created.drop;
   }
   const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
+  // The port is chosen before the app is built: mail links are made from PUBLIC_URL, which must name it.
+  const port = await freePort();
   const config = loadConfig({
     NODE_ENV: 'test',
-    PORT: '0',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     SEED_DEMO: '0',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(options.redis ? { REDIS_URL: redisUrl } : {}),
     ...options.env,
   });
-  const log = createLogger(config.logLevel);
+  let captured = '';
+  const log = createLogger(
+    config.logLevel,
+    options.captureLog ? { write: (line: string) => void (captured += line) } : undefined,
+  );
   const db = databaseUrl ? openPostgres(databaseUrl) : await openPglite(undefined);
   await migrate(db);
   const bus = options.redis ? await redisBus(redisUrl, (err) => log.error({ err }, 'bus')) : memoryBus();
   const app = await buildApp({ config, db, bus, log });
+  if (options.productChatRules === false) {
+    await db.query('DELETE FROM chat_permissions WHERE id = ANY($1)', [PRODUCT_CHAT_RULES.map((r) => r.id)]);
+  }
   if (config.seedDemo) await app.product.seedDemo();
-  await app.http.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.http.server.address() as AddressInfo;
+  if (config.production) await app.product.disableDemoPasswords();
+  await app.http.listen({ port, host: options.host ?? '127.0.0.1' });
   return {
     url: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}`,
     app,
-    config: { ...config, port, publicUrl: `http://127.0.0.1:${port}` },
+    config,
     db,
     bus,
+    logText: () => captured,
     async close() {
       await app.chat.close();
       await app.http.close();
@@ -107,13 +132,18 @@ export interface TwoNodes {
   close(): Promise<void>;
 }
 
-export async function startTwoNodes(env?: Record<string, string>, redisUrl?: string): Promise<TwoNodes> {
+export async function startTwoNodes(
+  env?: Record<string, string>,
+  redisUrl?: string,
+  more: Pick<TestServerOptions, 'productChatRules'> = {},
+): Promise<TwoNodes> {
   const database = await createTestDatabase();
   const options = {
     databaseUrl: database.url,
     redis: true,
     ...(env ? { env } : {}),
     ...(redisUrl ? { redisUrl } : {}),
+    ...more,
   };
   const a = await startTestServer(options);
   const b = await startTestServer(options);

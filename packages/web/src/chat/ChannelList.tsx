@@ -111,6 +111,7 @@ function ChannelLink({ entry, userId }: { entry: ChannelListEntry; userId: strin
   const preview = channelPreview(lastMessage, {
     none: t('chat.channels.noMessages'),
     deleted: t('chat.message.deleted'),
+    removed: t('chat.message.removedByModerator'),
   });
   return (
     <NavLink to={chatPath(channel)} className="channel-link" data-cid={entry.cid}>

@@ -77,6 +77,14 @@ describe('channelPreview', () => {
   it('shows the text, the deleted display for a deleted message, and the empty text without one', () => {
     expect(channelPreview({ type: 'regular', text: '  hi  ' }, labels)).toBe('hi');
     expect(channelPreview({ type: 'deleted', text: '' }, labels)).toBe('This message was deleted');
+    const removed = {
+      type: 'deleted',
+      text: 'Message removed by a moderator',
+      moderation_details: { action: 'removed' },
+    };
+    expect(channelPreview(removed, { ...labels, removed: 'Removed by a moderator' })).toBe(
+      'Removed by a moderator',
+    );
     expect(channelPreview(undefined, labels)).toBe('No messages yet');
   });
 });

@@ -50,12 +50,16 @@ export function channelTitle(
 
 /**
  * The channel list's preview of the newest message: its text, the deleted display when it was deleted (its text
- * is gone), or the empty-channel text when there is none.
+ * is gone; `removed` when a moderator removed it), or the empty-channel text when there is none.
  */
 export function channelPreview(
-  message: { type?: string; text?: string } | undefined,
-  labels: { none: string; deleted: string },
+  message: { type?: string; text?: string; moderation_details?: { action: string } } | undefined,
+  labels: { none: string; deleted: string; removed?: string },
 ): string {
-  if (message?.type === 'deleted') return labels.deleted;
+  if (message?.type === 'deleted') {
+    return message.moderation_details?.action === 'removed' && labels.removed
+      ? labels.removed
+      : labels.deleted;
+  }
   return message?.text?.trim() || labels.none;
 }

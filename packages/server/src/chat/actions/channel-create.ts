@@ -2,12 +2,15 @@ import crypto from 'node:crypto';
 import type { Queryable } from '../../platform/db.js';
 import type { Actor } from '../context.js';
 import { inputError, notAllowed } from '../errors.js';
+import { checkActive, roleOf } from '../policy/channel-access.js';
 import { checkRefShape, requireChannelType } from '../policy/channel-types.js';
+import { decidingRule } from '../policy/rules.js';
 import { presentChannel } from '../presenters/channel.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { getChannel } from '../store/channels.js';
 import type { ChannelRow } from '../store/rows.js';
-import { ensureUser, getUsers } from '../store/users.js';
+import { loadRules } from '../store/policy.js';
+import { ensureUser, getUser, getUsers } from '../store/users.js';
 import { customOf } from './custom.js';
 
 /** Channel data on create (a channel query's `data`, or the server API's input). */
@@ -29,13 +32,16 @@ export function checkProtectedFields(
   if (field) throw notAllowed(`channel field "${field}" can only be set by the server`);
 }
 
-/** Id of a channel created from a member list: stable for the same set of members. */
+/** Ids of channels created from a member list start with this; nobody else may create such an id. */
+export const DISTINCT_PREFIX = '!members-';
+
+/** Id of a channel created from a member list: the first one for a set of members gets this id. */
 export function distinctId(members: string[]): { id: string; hash: string } {
   const hash = crypto
     .createHash('sha256')
     .update([...new Set(members)].sort().join('\n'))
     .digest('hex');
-  return { id: `!members-${hash.slice(0, 40)}`, hash };
+  return { id: `${DISTINCT_PREFIX}${hash.slice(0, 40)}`, hash };
 }
 
 /** The channel a get-or-create names, checked as on create (the checks apply to an existing channel too). */
@@ -72,9 +78,56 @@ export function channelRefOf(
 }
 
 /**
+ * The distinct-members channel of exactly `members` (in `team` when one is given: the server's calls; a user cannot
+ * set a team): one created from that member list whose members are still exactly those, created by one of them or
+ * by the server (no creator), oldest first. A channel someone else created, or whose members changed since, is never
+ * handed back.
+ */
+async function findDistinct(
+  q: Queryable,
+  type: string,
+  hash: string,
+  members: string[],
+  team: string | undefined,
+): Promise<ChannelRow | undefined> {
+  const { rows } = await q.query<{ cid: string }>(
+    `SELECT c.cid FROM chat_channels c
+      WHERE c.type = $1 AND c.member_hash = $2 AND c.deleted_at IS NULL AND ($4::text IS NULL OR c.team = $4)
+        AND (c.created_by_id IS NULL OR c.created_by_id = ANY($3))
+        AND (SELECT count(*) FROM chat_members m WHERE m.cid = c.cid) = cardinality($3::text[])
+        AND NOT EXISTS (SELECT 1 FROM chat_members m WHERE m.cid = c.cid AND NOT m.user_id = ANY($3))
+      ORDER BY c.created_at, c.cid LIMIT 1`,
+    [type, hash, members, team ?? null],
+  );
+  const cid = rows[0]?.cid;
+  return cid ? getChannel(q, cid) : undefined;
+}
+
+/**
+ * Throws 403 (code 17) unless the actor may create a channel of this type: the server always may; a user when the
+ * rules allow them `create-channel` in the type (built in: every user but anonymous ones; a type may deny it, as the
+ * product does for its types: its chats are created through the product only).
+ */
+async function checkMayCreate(q: Queryable, actor: Actor, type: string): Promise<void> {
+  if (actor.kind === 'server') return;
+  if (actor.anonymous) throw notAllowed('anonymous users cannot create channels');
+  const user = await getUser(q, actor.userId);
+  checkActive(actor.userId, user);
+  const rules = await loadRules(q, [type]);
+  const subject = { channelType: type, roles: new Set([roleOf(actor, user)]), owner: true };
+  if (decidingRule(rules, 'create-channel', subject)?.action !== 'Allow') {
+    throw notAllowed(`You are not allowed to create channels of type "${type}"`);
+  }
+}
+
+/**
  * Finds the channel, or creates it with its members when missing. Returns whether it was created.
- * A user creating a channel becomes its owner and a member. Members must be known chat users. The server creating
- * one for a user names them in `createdById` (owner and `created_by`, written with the channel, before its events).
+ * A user creating a channel becomes its owner and a member (a user creates channels only as one of their members);
+ * members must be known chat users. A channel asked for by member list (no id) is the distinct channel of exactly
+ * those members (see `findDistinct`); when none is, a new one is created, under `distinctId` or, if a channel
+ * already holds that id, under it with a random suffix. Ids starting with `!members-` are for these only. The server
+ * creating one for a user names them in `createdById` (owner and `created_by`, written with the channel, before its
+ * events).
  */
 export async function doGetOrCreateChannel(
   q: Queryable,
@@ -86,17 +139,33 @@ export async function doGetOrCreateChannel(
   protectedFields: ReadonlySet<string>,
   createdById?: string,
 ): Promise<{ channel: ChannelRow; created: boolean }> {
-  const { cid, id, members, memberHash, creatorId } = channelRefOf(
-    actor,
-    type,
-    givenId,
-    data,
-    protectedFields,
-  );
-  const existing = await getChannel(q, cid);
-  if (existing) return { channel: existing, created: false };
+  const ref = channelRefOf(actor, type, givenId, data, protectedFields);
+  const { members, memberHash, creatorId } = ref;
+  let { cid, id } = ref;
+  const team = typeof data.team === 'string' ? data.team : undefined;
+  if (memberHash) {
+    // Creators of the same member list take turns, so they agree on one channel.
+    await q.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `chat-distinct:${type}:${memberHash}`,
+    ]);
+    const existing = await findDistinct(q, type, memberHash, members, team);
+    if (existing) return { channel: existing, created: false };
+    const taken = await q.query('SELECT 1 FROM chat_channels WHERE cid = $1', [cid]);
+    if (taken.rows.length > 0) {
+      id = `${id}-${crypto.randomBytes(6).toString('hex')}`;
+      cid = `${type}:${id}`;
+    }
+  } else {
+    const existing = await getChannel(q, cid);
+    if (existing) return { channel: existing, created: false };
+  }
   await requireChannelType(q, type);
-  if (actor.kind === 'user' && actor.anonymous) throw notAllowed('anonymous users cannot create channels');
+  await checkMayCreate(q, actor, type);
+  if (!memberHash && actor.kind === 'user' && id.startsWith(DISTINCT_PREFIX)) {
+    throw inputError(
+      `channel ids starting with "${DISTINCT_PREFIX}" are for channels created by member list`,
+    );
+  }
 
   if (creatorId) await ensureUser(q, creatorId);
   const known = await getUsers(q, members);
@@ -113,7 +182,7 @@ export async function doGetOrCreateChannel(
       cid,
       type,
       id,
-      typeof data.team === 'string' ? data.team : null,
+      team ?? null,
       typeof data.name === 'string' ? data.name : null,
       JSON.stringify(customOf(data)),
       data.frozen === true,
@@ -122,8 +191,8 @@ export async function doGetOrCreateChannel(
     ],
   );
   if (inserted.rowCount === 0) {
-    // Created concurrently by another request: answer that one.
-    const raced = await getChannel(q, cid);
+    // Created concurrently by another request (by id: distinct lists take turns above): answer that one.
+    const raced = memberHash ? undefined : await getChannel(q, cid);
     if (raced) return { channel: raced, created: false };
     throw inputError(`channel ${cid} could not be created`);
   }

@@ -30,8 +30,9 @@ export async function queryChannel(
   const data = req.data ?? {};
   const { cid } = channelRefOf(actor, type, id, data, ctx.protectedChannelFields);
   // An existing channel (nearly every query: a watch, a reconnect) is read and checked in one statement, with no
-  // transaction; only a missing one is created, in a transaction that checks everything again.
-  const found = await readableChannel(ctx, actor, cid);
+  // transaction; only a missing one is created, in a transaction that checks everything again. A query by member
+  // list always takes the second way: its channel is found by its members, not by the id they hash to.
+  const found = id === undefined ? undefined : await readableChannel(ctx, actor, cid);
   const channel =
     found?.channel ??
     (await write(ctx, async (q, out) => {

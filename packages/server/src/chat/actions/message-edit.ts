@@ -10,7 +10,7 @@ import { recordEdit } from './message-history.js';
 import { recountUnread } from './message-moderation.js';
 import { checkLength, hasLinks } from './message-send.js';
 import { memberIds } from '../store/channels.js';
-import { lockMessageForEdit } from '../store/message-history.js';
+import { keepPreviousVersion, lockMessageForEdit } from '../store/message-history.js';
 import { getMessage } from '../store/messages.js';
 import type { MessageRow } from '../store/rows.js';
 import { channelIds, messageForActor, presentRow } from '../views/messages.js';
@@ -167,6 +167,28 @@ export async function deleteMessage(
       return message;
     }
     checkOwnership(access, actor, row, 'delete-own-message', 'delete-any-message', 'delete');
+    // A member (a moderator) deleting someone else's message removes it: visibly, kept in the history, audited. Never
+    // a hard delete (that would leave no trace of the words having been there): only the server erases them.
+    const removedById = actor.kind === 'user' && row.user_id !== actor.userId ? actor.userId : undefined;
+    if (removedById && mode === 'hard') {
+      throw notAllowed(
+        "Only the server hard-deletes another user's message; a moderator removes it (soft delete)",
+      );
+    }
+    if (removedById) {
+      for (const hook of ctx.hooks.messageRemoved) {
+        await hook(q, {
+          cid: row.cid,
+          channel: {
+            ...(access.channel.team ? { team: access.channel.team } : {}),
+            custom: access.channel.custom,
+          },
+          messageId: row.id,
+          authorId: row.user_id,
+          removedById,
+        });
+      }
+    }
     const audience = await memberIds(q, row.cid);
     if (mode === 'hard') {
       const message = await presentRow(q, { ...row, type: 'deleted', deleted_at: new Date(now) });
@@ -182,10 +204,12 @@ export async function deleteMessage(
       });
       return message;
     }
+    if (removedById && row.type !== 'deleted') await keepPreviousVersion(q, row, removedById, true);
     const { rows } = await q.query<MessageRow>(
       `UPDATE chat_messages SET deleted_type = type, type = 'deleted', pinned = false, pinned_at = NULL,
-              pin_expires = NULL, deleted_at = now(), updated_at = now() WHERE id = $1 RETURNING *`,
-      [id],
+              pin_expires = NULL, deleted_at = now(), updated_at = now(), removed_by_moderator = $2
+        WHERE id = $1 RETURNING *`,
+      [id, removedById !== undefined],
     );
     // The content stays in the row (undelete brings it back); presenters never show it.
     await recountUnread(q, row.cid);

@@ -65,7 +65,7 @@ export async function undeleteMessage(ctx: ChatContext, actor: Actor, messageId:
     if (row.type !== 'deleted') throw inputError('the message is not deleted');
     const { rows } = await q.query<MessageRow>(
       `UPDATE chat_messages SET type = coalesce(deleted_type, CASE WHEN parent_id IS NULL THEN 'regular' ELSE 'reply' END),
-              deleted_type = NULL, deleted_at = NULL, updated_at = now()
+              deleted_type = NULL, deleted_at = NULL, removed_by_moderator = false, updated_at = now()
         WHERE id = $1 RETURNING *`,
       [messageId],
     );

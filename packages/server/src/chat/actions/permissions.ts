@@ -9,6 +9,7 @@ import { BUILT_IN_RULES } from '../policy/rules.js';
 import { iso } from '../presenters/time.js';
 import { getRole, getRule, presentRule } from '../store/policy.js';
 import type { PermissionRow, RoleRow } from '../store/rows.js';
+import type { ChannelTypeRule } from '../server-api.js';
 
 /** Writes the built-in rules that are missing (every node at start; concurrent starts are harmless). */
 export async function seedBuiltInRules(q: Queryable): Promise<void> {
@@ -17,6 +18,25 @@ export async function seedBuiltInRules(q: Queryable): Promise<void> {
       `INSERT INTO chat_permissions (id, name, action, owner, priority, resources, roles, channel_type, builtin)
        VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, true) ON CONFLICT (id) DO NOTHING`,
       [r.id, r.name, r.action, r.owner, r.priority, r.resources, r.roles],
+    );
+  }
+}
+
+/**
+ * Writes per-type rules the server installs (the product's, at start): kept as built-in rules, so the permissions
+ * API can neither change nor delete them; a changed definition replaces the stored one.
+ */
+export async function installTypeRules(q: Queryable, rules: readonly ChannelTypeRule[]): Promise<void> {
+  for (const r of rules) {
+    if (r.priority < 2 || r.priority > 999) throw inputError(`rule "${r.id}": priority must be 2 to 999`);
+    await requireChannelType(q, r.channelType);
+    await q.query(
+      `INSERT INTO chat_permissions (id, name, action, owner, priority, resources, roles, channel_type, builtin)
+       VALUES ($1, $2, $3, false, $4, $5, $6, $7, true)
+       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, action = EXCLUDED.action, owner = false,
+         priority = EXCLUDED.priority, resources = EXCLUDED.resources, roles = EXCLUDED.roles,
+         channel_type = EXCLUDED.channel_type, builtin = true, updated_at = now()`,
+      [r.id, r.name, r.action, r.priority, r.resources, r.roles, r.channelType],
     );
   }
 }

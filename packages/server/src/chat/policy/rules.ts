@@ -1,4 +1,4 @@
-import { CAPABILITIES, type Capability, type PermissionRule } from '@caseroom/protocol';
+import { CAPABILITIES, type Capability, type PermissionRule, type RuleResource } from '@caseroom/protocol';
 
 /** Capabilities computed from the channel rather than granted by rules. */
 const COMPUTED: ReadonlySet<Capability> = new Set<Capability>(['slow-mode']);
@@ -73,6 +73,8 @@ export const BUILT_IN_RULES: readonly PermissionRule[] = [
   rule('anonymous-read-only', 'Anonymous users are read-only', 'Deny', 990, ['anonymous'], ['*']),
   rule('channel-moderator', 'Channel moderators', 'Allow', 70, ['channel_moderator'], MODERATOR),
   rule('channel-owner', 'Channel owner', 'Allow', 60, ['*'], OWNER, true),
+  // Any signed-in user may create a channel (they become its owner and a member); a type may deny it.
+  rule('channel-create', 'Users create channels', 'Allow', 50, ['*'], ['create-channel']),
   rule(
     'channel-member',
     'Channel members',
@@ -91,7 +93,7 @@ export interface RuleSubject {
   owner: boolean;
 }
 
-function matches(r: PermissionRule, cap: Capability, s: RuleSubject): boolean {
+function matches(r: PermissionRule, cap: RuleResource, s: RuleSubject): boolean {
   if (r.channel_type !== null && r.channel_type !== s.channelType) return false;
   if (r.owner && !s.owner) return false;
   if (!r.resources.includes('*') && !r.resources.includes(cap)) return false;
@@ -101,7 +103,7 @@ function matches(r: PermissionRule, cap: Capability, s: RuleSubject): boolean {
 /** The rule that decides `cap` for the subject: highest priority wins, Deny wins a tie. */
 export function decidingRule(
   rules: readonly PermissionRule[],
-  cap: Capability,
+  cap: RuleResource,
   subject: RuleSubject,
 ): PermissionRule | undefined {
   let best: PermissionRule | undefined;

@@ -1,4 +1,4 @@
-import type { ChatUser, Message, Reaction } from '@caseroom/protocol';
+import { MESSAGE_REMOVED_TEXT, type ChatUser, type Message, type Reaction } from '@caseroom/protocol';
 import { isHiddenFor } from '../policy/read-access.js';
 import type { MessageLookups } from '../store/messages.js';
 import type { MessageRow, ReactionRow, UserRow } from '../store/rows.js';
@@ -39,6 +39,7 @@ export const RESERVED_MESSAGE_FIELDS = new Set([
   'status',
   'html',
   'shadowed',
+  'moderation_details',
 ]);
 
 export function presentReaction(row: ReactionRow, users?: ReadonlyMap<string, UserRow>): Reaction {
@@ -64,6 +65,7 @@ function userOf(id: string, lookups: MessageLookups): ChatUser {
 function presentCore(row: MessageRow, lookups: MessageLookups): Message {
   const deletedForMe = isHiddenFor(row.id, lookups.viewerId, lookups.hiddenForViewer);
   const deleted = row.type === 'deleted' || deletedForMe;
+  const removed = row.type === 'deleted' && row.removed_by_moderator === true && !deletedForMe;
   // An expired pin is no pin (chat-spec §4 Pin): nothing needs to run at the expiry instant.
   const pinned = row.pinned && (!row.pin_expires || new Date(row.pin_expires).getTime() > Date.now());
   const groups = row.reaction_groups ?? {};
@@ -74,8 +76,8 @@ function presentCore(row: MessageRow, lookups: MessageLookups): Message {
     ...(deleted ? {} : custom),
     id: row.id,
     cid: row.cid,
-    // A deleted message keeps its row for threads and quotes, but never its content.
-    text: deleted ? '' : row.text,
+    // A deleted message keeps its row for threads and quotes, but never its content; a removed one says so.
+    text: removed ? MESSAGE_REMOVED_TEXT : deleted ? '' : row.text,
     type: deleted ? 'deleted' : (row.type as Message['type']),
     ...(row.user_id ? { user_id: row.user_id, user: userOf(row.user_id, lookups) } : {}),
     ...(row.parent_id ? { parent_id: row.parent_id, show_in_channel: row.show_in_channel } : {}),
@@ -101,6 +103,7 @@ function presentCore(row: MessageRow, lookups: MessageLookups): Message {
     ...(row.deleted_at ? { deleted_at: iso(row.deleted_at) } : {}),
     ...(deletedForMe ? { deleted_for_me: true } : {}),
     ...(row.message_text_updated_at ? { message_text_updated_at: iso(row.message_text_updated_at) } : {}),
+    ...(removed ? { moderation_details: { action: 'removed' } } : {}),
   };
 }
 

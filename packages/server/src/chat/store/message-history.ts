@@ -9,6 +9,11 @@ export interface MessageHistoryRow {
   attachments: unknown[];
   message_updated_by_id: string | null;
   message_updated_at: Date;
+  /** The edit (or removal) that replaced this version: who and when. */
+  replaced_by_id: string | null;
+  replaced_at: Date;
+  /** The version a moderator's removal replaced. */
+  removed: boolean;
 }
 
 /**
@@ -20,20 +25,21 @@ export async function lockMessageForEdit(q: Queryable, messageId: string): Promi
 }
 
 /**
- * Keeps the version an edit replaced. The version was made by the last edit kept before it (or, for the first
- * edit, by the author when sending). Same transaction as the edit.
+ * Keeps the version an edit (or, `removed`, a moderator's removal) replaced. The version was made by the last edit
+ * kept before it (or, for the first edit, by the author when sending). Same transaction as the edit.
  */
 export async function keepPreviousVersion(
   q: Queryable,
   previous: { id: string; text: string; attachments: unknown; user_id: string | null; created_at: Date },
   editorId: string | null,
+  removed = false,
 ): Promise<void> {
   await q.query(
     `INSERT INTO chat_message_history
-       (message_id, text, attachments, message_updated_by_id, message_updated_at, replaced_by_id)
+       (message_id, text, attachments, message_updated_by_id, message_updated_at, replaced_by_id, removed)
      SELECT $1, $2, $3::jsonb,
             CASE WHEN last.seq IS NULL THEN $4 ELSE last.replaced_by_id END,
-            coalesce(last.replaced_at, $5::timestamptz), $6
+            coalesce(last.replaced_at, $5::timestamptz), $6, $7
        FROM (SELECT 1) one
        LEFT JOIN LATERAL (SELECT seq, replaced_by_id, replaced_at FROM chat_message_history
                            WHERE message_id = $1 ORDER BY seq DESC LIMIT 1) last ON true`,
@@ -44,6 +50,7 @@ export async function keepPreviousVersion(
       previous.user_id,
       previous.created_at,
       editorId,
+      removed,
     ],
   );
 }
@@ -70,7 +77,14 @@ function historyKeys(desc: boolean): SortKey[] {
 export async function pageHistory(
   q: Queryable,
   messageId: string,
-  opts: { desc: boolean; limit: number; next?: string | undefined; prev?: string | undefined },
+  opts: {
+    desc: boolean;
+    limit: number;
+    next?: string | undefined;
+    prev?: string | undefined;
+    /** Only the versions a moderator's removal replaced (a removed message shows nothing else). */
+    removalsOnly?: boolean;
+  },
 ): Promise<HistoryPage> {
   const forward = historyKeys(opts.desc);
   const backward = historyKeys(!opts.desc);
@@ -87,7 +101,7 @@ export async function pageHistory(
   const { rows } = await q.query<MessageHistoryRow & { k_at: string; k_seq: string }>(
     `SELECT h.*, h.message_updated_at::text AS k_at, h.seq::text AS k_seq
        FROM chat_message_history h
-      WHERE h.message_id = $1 AND ${after}
+      WHERE h.message_id = $1 AND ${after}${opts.removalsOnly ? ' AND h.removed' : ''}
       ORDER BY ${order} LIMIT ${p(opts.limit + 1)}`,
     params,
   );

@@ -37,6 +37,7 @@ export function messageColumns(m: string): string {
     'message_text_updated_at',
     'deleted_at',
     'deleted_type',
+    'removed_by_moderator',
   ]
     .map((c) => `${m}.${c}`)
     .join(', ');

@@ -126,6 +126,8 @@ export interface MessageRow {
   deleted_at: Date | null;
   /** The type before a soft delete (undelete restores it). */
   deleted_type?: string | null;
+  /** Deleted by another member (a moderator): shows "Message removed by a moderator". */
+  removed_by_moderator?: boolean;
 }
 
 export interface ReactionRow {

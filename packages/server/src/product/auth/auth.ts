@@ -8,7 +8,7 @@ import type { Db } from '../../platform/db.js';
 import type { Logger } from '../../platform/logger.js';
 import type { AuthMailer } from '../mail/auth-mails.js';
 import { recordSignIn, superAdminOf } from '../users/profiles.js';
-import { clearAddressAttempts, consumeAddressAttempt } from './address-limits.js';
+import { consumeAddressAttempt, consumeSignInAttempt, forgetSignInAttempt } from './address-limits.js';
 import { checkMagicLinkAddress } from './magic-link-address.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { socialSignIn } from './social.js';
@@ -52,6 +52,11 @@ const IP_LIMITS = {
   '/reset-password/*': { window: 60, max: 20 },
   '/send-verification-email': { window: 60, max: 10 },
 };
+
+const SIGN_IN_PATH = '/sign-in/email';
+
+/** The client address auth-routes resolved (fastify's `req.ip`); calls from the server itself have none. */
+const clientIp = (headers: Headers | undefined) => headers?.get(CLIENT_IP_HEADER) ?? 'server';
 
 /** A relative app path for `?state=` (never another origin). */
 const safeState = (state: unknown) =>
@@ -98,14 +103,17 @@ export function createAuth(config: Config, db: Db, log: Logger, deps: AuthDeps) 
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         const email = (ctx.body as { email?: unknown } | undefined)?.email;
-        if (typeof email === 'string') await consumeAddressAttempt(db, ctx.path, email);
+        if (typeof email === 'string') {
+          if (ctx.path === SIGN_IN_PATH) await consumeSignInAttempt(db, email, clientIp(ctx.headers));
+          else await consumeAddressAttempt(db, ctx.path, email);
+        }
         if (ctx.path === '/magic-link/verify') await checkMagicLinkAddress(db, ctx.query);
       }),
       after: createAuthMiddleware(async (ctx) => {
-        // Only failed password sign-ins count against an address: a user signing in on many devices is fine.
+        // Only failed password sign-ins count: a user signing in on many devices is fine.
         const email = (ctx.body as { email?: unknown } | undefined)?.email;
-        if (ctx.path === '/sign-in/email' && ctx.context.newSession && typeof email === 'string') {
-          await clearAddressAttempts(db, ctx.path, email);
+        if (ctx.path === SIGN_IN_PATH && ctx.context.newSession && typeof email === 'string') {
+          await forgetSignInAttempt(db, email, clientIp(ctx.headers));
         }
       }),
     },
@@ -143,6 +151,13 @@ export function createAuth(config: Config, db: Db, log: Logger, deps: AuthDeps) 
       database: { generateId: () => crypto.randomUUID() },
     },
     telemetry: { enabled: false },
+    // better-auth's own messages go to our JSON log; of their extra arguments only errors (bodies and tokens not).
+    logger: {
+      log: (level, message, ...args) => {
+        const err = args.find((a): a is Error => a instanceof Error);
+        log[level]({ component: 'better-auth', ...(err ? { err } : {}) }, message);
+      },
+    },
     plugins: [
       bearer(),
       magicLink({

@@ -85,6 +85,8 @@ export function startChatCallable() {
       const has = (field: 'clientOf' | 'guestOf') =>
         chatUsers.some((u) => Array.isArray(u[field]) && (u[field] as string[]).includes(team));
       if (!team) throw new ProductError('failed-precondition', 'Channel does not have an organization id');
+      // The distinct chat of exactly these members in this team, created by one of them; else a fresh one created
+      // by the caller (chat's channel-create: a channel someone else made at that id is never handed back).
       await chat.upsertUsers(chatUsers);
       const channel = await chat.getOrCreateChannel(
         'messaging',

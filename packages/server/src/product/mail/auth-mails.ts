@@ -11,13 +11,6 @@ const PAGE: Record<AuthMailKind, string> = {
   'magic-link': '/_action',
 };
 
-/** The origin of a request from its Host header, when well formed. */
-function originOf(request: Request | undefined): string | undefined {
-  const host = request?.headers.get('host');
-  if (!request || !host || !/^[a-z0-9.\-[\]:]+$/i.test(host)) return undefined;
-  return `${new URL(request.url).protocol}//${host.toLowerCase()}`;
-}
-
 export interface AuthMailer {
   /**
    * Sends one mail in the background (the answer to the request must not take longer when an account exists:
@@ -33,9 +26,8 @@ export interface AuthMailer {
 
 /**
  * Auth mails: link to the web app, in the account's language (profiles.language), else the browser's
- * (Accept-Language), else English. Links use PUBLIC_URL in production; in development the address the
- * request came to (tests and local setups on any port). Trusting Host in production would let anyone
- * send a victim a reset link to their own host (password-reset poisoning).
+ * (Accept-Language), else English. Links always use PUBLIC_URL, never the request's Host header: trusting it
+ * would let anyone send a victim a reset or sign-in link to their own host (password-reset poisoning).
  */
 export function createAuthMailer(config: Config, db: Queryable, mailer: Mailer, log: Logger): AuthMailer {
   async function languageOf(email: string, request: Request | undefined): Promise<string | undefined> {
@@ -47,8 +39,7 @@ export function createAuthMailer(config: Config, db: Queryable, mailer: Mailer, 
   }
   return {
     send(kind, to, params, request) {
-      const base = config.production ? config.publicUrl : (originOf(request) ?? config.publicUrl);
-      const url = new URL(PAGE[kind], base);
+      const url = new URL(PAGE[kind], config.publicUrl);
       for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
       void (async () => {
         const language = await languageOf(to.email, request);

@@ -39,8 +39,8 @@ export async function chatUserFor(q: Queryable, uid: string): Promise<ChatUserIn
 
 /**
  * The team members among a channel's users: neither client nor guest of the channel's team (product-spec §6).
- * Product decision: they moderate the chats the product creates (slow mode, freeze, others' messages); clients
- * and guests stay plain members.
+ * Product decision: they moderate the chats the product creates (slow mode, freeze, removing others' messages —
+ * never editing them, see `chat-rules.ts`); clients and guests stay plain members.
  */
 export function teamMemberIds(users: ChatUserInput[], team: string): string[] {
   const of = (u: ChatUserInput, field: 'clientOf' | 'guestOf') =>

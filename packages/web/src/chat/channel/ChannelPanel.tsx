@@ -1,5 +1,6 @@
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
@@ -48,7 +49,12 @@ export const ChannelPanel = memo(function ChannelPanel({
   ...props
 }: ChannelPanelProps) {
   useTranslation(); // memoized: its texts follow a language change itself
-  const { channel, state, watchError, lastReadAtOpen } = useChannelWatch(client, type, id, viewerId);
+  const { channel, state, watchError, notFound, lastReadAtOpen } = useChannelWatch(
+    client,
+    type,
+    id,
+    viewerId,
+  );
   const me = useStore(client.me);
   const activeThread = useStore(client.threads.active);
   const threadList = useStore(client.threads.state);
@@ -107,6 +113,8 @@ export const ChannelPanel = memo(function ChannelPanel({
     .filter((entry) => !entry.parent_id && entry.user.id !== viewerId)
     .map((entry) => entry.user);
   const side = activeThread ? 'thread' : showThreads ? 'threads' : undefined;
+
+  if (notFound && !state.channel) return <ChannelNotFound titleId={titleId} onClose={onClose} />;
 
   return (
     <section className="channel" aria-labelledby={titleId} data-side={side}>
@@ -199,6 +207,32 @@ export const ChannelPanel = memo(function ChannelPanel({
     </section>
   );
 });
+
+/**
+ * A channel that is not there for the viewer (it does not exist, or they are not a member): opening it created
+ * nothing. Offers the way back to the chat list (or closes the popup).
+ */
+function ChannelNotFound({ titleId, onClose }: { titleId: string; onClose?: (() => void) | undefined }) {
+  return (
+    <section className="channel" aria-labelledby={titleId}>
+      <div className="panel-message" role="alert">
+        <h2 id={titleId} className="channel-title">
+          {t('chat.channel.notFound')}
+        </h2>
+        <p className="muted">{t('chat.channel.notFoundHint')}</p>
+        {onClose ? (
+          <button type="button" className="button" onClick={onClose}>
+            {t('chat.channel.backToChats')}
+          </button>
+        ) : (
+          <Link className="button" to="/app">
+            {t('chat.channel.backToChats')}
+          </Link>
+        )}
+      </div>
+    </section>
+  );
+}
 
 function wideScreen(): boolean {
   return typeof window.matchMedia === 'function' && window.matchMedia('(min-width: 721px)').matches;

@@ -1,22 +1,25 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import type { ChatClient } from '@caseroom/sdk';
+import { ChatApiError, type ChatClient } from '@caseroom/sdk';
 import type { ChannelHandle, ChannelSnapshot } from '../sdkTypes';
 import { takeEarlyWatch } from '../earlyWatch';
 import { useStore } from '../useStore';
 
 /**
  * Watches a channel while mounted and makes it the active one (the SDK re-watches it after a reconnect and keeps
- * it marked read); answers its live state, a watch error, and the viewer's last read message as it was when the
- * channel opened (the unread separator stays there while the channel is open).
+ * it marked read); answers its live state, a watch error, whether the channel is not there for the viewer (it does
+ * not exist — opening it creates nothing — or they are not a member: "Chat not found"), and the viewer's last read
+ * message as it was when the channel opened (the unread separator stays there while the channel is open).
  */
 export function useChannelWatch(client: ChatClient, type: string, id: string, viewerId: string) {
   const channel = useMemo(() => client.channel(type, id), [client, type, id]);
   const [watchError, setWatchError] = useState<string | null>(null);
+  const [notFound, setNotFound] = useState(false);
   useEffect(() => {
     client.setActiveChannel(channel);
-    (takeEarlyWatch(channel) ?? channel.watch()).catch((err: unknown) =>
-      setWatchError(err instanceof Error ? err.message : String(err)),
-    );
+    (takeEarlyWatch(channel) ?? channel.watch()).catch((err: unknown) => {
+      setWatchError(err instanceof Error ? err.message : String(err));
+      setNotFound(isNotFound(err));
+    });
     return () => {
       client.threads.setActive(undefined);
       if (client.activeChannel.getSnapshot() === channel) client.setActiveChannel(undefined);
@@ -24,7 +27,12 @@ export function useChannelWatch(client: ChatClient, type: string, id: string, vi
   }, [client, channel]);
   const state = useStore(channel.state);
   const lastReadAtOpen = useLastReadAtOpen(state, viewerId);
-  return { channel, state, watchError, lastReadAtOpen };
+  return { channel, state, watchError, notFound, lastReadAtOpen };
+}
+
+/** A channel the viewer cannot have: missing (404, code 16) or not theirs / not theirs to create (403, code 17). */
+function isNotFound(err: unknown): boolean {
+  return err instanceof ChatApiError && (err.status === 404 || err.status === 403);
 }
 
 function useLastReadAtOpen(state: ChannelSnapshot, viewerId: string): string | undefined {

@@ -1,5 +1,5 @@
 import { memo, useState } from 'react';
-import { formatMessageTime, type GroupPosition } from '@caseroom/sdk';
+import { formatMessageTime, removedByModerator, type GroupPosition } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { formatFullTime, initialOf } from '../format';
 import { useMessageListContext } from '../list/MessageListContext';
@@ -76,7 +76,9 @@ export const MessageBubble = memo(function MessageBubble({ message, position, re
             <QuotedMessage message={message.quoted_message} onJump={ctx.jumpToMessage} />
           ) : null}
           {deleted ? (
-            <p className="message-text message-deleted-text">{t('chat.message.deleted')}</p>
+            <p className="message-text message-deleted-text">
+              {removedByModerator(message) ? t('chat.message.removedByModerator') : t('chat.message.deleted')}
+            </p>
           ) : (
             <MessageText text={message.text} mentioned={message.mentioned_users} />
           )}

@@ -18,8 +18,10 @@ export interface ChatWorld {
   word: string;
   /** A channel of exactly owner and member, made by member list (`POST /chat/channels/messaging/query`). */
   pair: { cid: string };
+  /** While set: the calls made as `position` that changed something (a refused call must change nothing). */
+  writes?: { position: ChatPosition; changed: string[] };
   /** Told when a channel is being built (events of that time reached its members of that time). */
-  onBuild?: { start(cid: string): void; end(cid: string): void };
+  onBuild?: { mark(cid: string, step: 'start' | 'removed' | 'banned'): Promise<void> };
 }
 
 export interface ChannelFixture {
@@ -37,7 +39,7 @@ export interface ChannelFixture {
 const rand = () => crypto.randomUUID().slice(0, 8);
 
 /** Calls the chat API as a position (anonymous: `Auth-Type: anonymous`, no token). */
-export function callAs<T = Record<string, unknown>>(
+export async function callAs<T = Record<string, unknown>>(
   server: TestServer,
   world: ChatWorld,
   position: ChatPosition,
@@ -46,7 +48,27 @@ export function callAs<T = Record<string, unknown>>(
   options: { body?: unknown; query?: Record<string, string> } = {},
 ): Promise<Reply<T>> {
   const auth = position === 'anonymous' ? { authType: 'anonymous' } : { token: world.tokens[position] };
-  return chatCall<T>(server, method, path, { ...auth, ...options });
+  const watch = world.writes?.position === position ? world.writes : undefined;
+  const before = watch ? await writeMark(server) : undefined;
+  const reply = await chatCall<T>(server, method, path, { ...auth, ...options });
+  if (watch && before !== undefined && (await writeMark(server)) !== before) {
+    watch.changed.push(`${method} ${path}`);
+  }
+  return reply;
+}
+
+/**
+ * What a write leaves behind, as one string: the newest recorded event, the row counts of messages, members,
+ * reactions and flags, and the newest `updated_at` of messages, members and channels.
+ */
+async function writeMark(server: TestServer): Promise<string> {
+  const { rows } = await server.db.query<{ mark: string }>(
+    `SELECT concat_ws('/', (SELECT max(seq) FROM chat_events), (SELECT count(*) FROM chat_messages),
+       (SELECT count(*) FROM chat_members), (SELECT count(*) FROM chat_reactions), (SELECT count(*) FROM chat_flags),
+       (SELECT max(updated_at) FROM chat_messages), (SELECT max(updated_at) FROM chat_members),
+       (SELECT max(updated_at) FROM chat_channels)) AS mark`,
+  );
+  return rows[0]?.mark ?? '';
 }
 
 async function ok(reply: Promise<Reply>, what: string): Promise<Reply> {
@@ -113,7 +135,7 @@ export async function buildChannel(server: TestServer, world: ChatWorld): Promis
   const id = `authz-${rand()}`;
   const cid = `messaging:${id}`;
   world.cids.add(cid);
-  world.onBuild?.start(cid);
+  await world.onBuild?.mark(cid, 'start');
   await api.getOrCreateChannel(
     'messaging',
     id,
@@ -143,10 +165,12 @@ export async function buildChannel(server: TestServer, world: ChatWorld): Promis
     replies.push(reply.id);
   }
   await api.removeMembers(cid, [ids.removedMember]);
+  await world.onBuild?.mark(cid, 'removed');
   await server.db.query('UPDATE chat_members SET banned = true WHERE cid = $1 AND user_id = $2', [
     cid,
     ids.bannedMember,
   ]);
+  await world.onBuild?.mark(cid, 'banned');
   // Invites are the product's to make (update-channel-members is denied on messaging, issue 13 §2), and the product
   // makes none: the invitee positions are set up with SQL, as an installation without the product's rules has them.
   await server.db.query(
@@ -163,7 +187,7 @@ export async function buildChannel(server: TestServer, world: ChatWorld): Promis
     'reject',
   );
   const last = await api.sendMessage(cid, ids.owner, { text: `the ${world.word} last word` });
-  world.onBuild?.end(cid);
+
   return {
     type: 'messaging',
     id,

@@ -1,5 +1,5 @@
 import { prepared, type Queryable } from '../../platform/db.js';
-import { readerSql } from '../policy/read-access.js';
+import { channelReadableSql, isChannelReadable, readerSql } from '../policy/read-access.js';
 import { onlineSql } from '../realtime/presence.js';
 import type { ChannelRow, MemberRow, PermissionRow, UserRow } from './rows.js';
 
@@ -14,7 +14,7 @@ export const CHANNEL_COLUMNS = `c.*, (SELECT count(*) FROM chat_members mc WHERE
 
 export async function getChannel(q: Queryable, cid: string): Promise<ChannelRow | undefined> {
   const { rows } = await q.query<ChannelRow>(
-    `SELECT ${CHANNEL_COLUMNS} FROM chat_channels c WHERE c.cid = $1 AND c.deleted_at IS NULL`,
+    `SELECT ${CHANNEL_COLUMNS} FROM chat_channels c WHERE c.cid = $1 AND ${channelReadableSql('c')}`,
     [cid],
   );
   return rows[0];
@@ -42,7 +42,7 @@ const readChannelWithViewer = prepared(
        (SELECT to_jsonb(u) || jsonb_build_object('online', ${onlineSql('u')})
           FROM chat_users u WHERE u.id = $2) AS viewer_user,
        ${RULES_JSON_SQL} AS viewer_rules
-       FROM chat_channels c WHERE c.cid = $1 AND c.deleted_at IS NULL`,
+       FROM chat_channels c WHERE c.cid = $1 AND ${channelReadableSql('c')}`,
 );
 const readMemberships = prepared(
   'memberships',
@@ -102,7 +102,7 @@ export async function lockChannel(q: Queryable, cid: string): Promise<ChannelRow
     [cid],
   );
   const row = rows[0];
-  return row && row.deleted_at === null ? row : undefined;
+  return row && isChannelReadable(row) ? row : undefined;
 }
 
 /** Timestamps of rows read through `to_jsonb` (strings there) made Dates, as the columns would be. */
@@ -202,7 +202,7 @@ export async function lockChannelFor(
     };
   const { lock_member, lock_rules, lock_users, lock_audience, lock_now, ...channel } = row;
   return {
-    channel: channel.deleted_at === null ? channel : undefined,
+    channel: isChannelReadable(channel) ? channel : undefined,
     member: lock_member ? withDates(lock_member, MEMBER_DATES) : undefined,
     rules: lock_rules.map((r) => withDates(r, RULE_DATES)),
     users: new Map(lock_users.map((u) => [u.id, withDates(u, USER_DATES)])),

@@ -68,7 +68,9 @@ export async function listReplies(
   page: MessagePagination,
   descending: boolean,
 ): Promise<Message[]> {
-  const { access } = await visibleMessageForActor(q, actor, parentId);
+  // The parent may lie before the viewer's cut-off: its replies after the cut-off are still theirs to read (the
+  // parent itself is not presented here).
+  const { access } = await messageForActor(q, actor, parentId);
   const scope = { parentId, truncatedAt: viewCutoff(access) };
   const rows = await listMessages(q, scope, page, CHAT_LIMITS.threadReplyPageSize);
   if (descending) rows.reverse();

@@ -23,6 +23,30 @@ export const CHAT_LIMITS = {
   maxAttachments: 30,
   /** Channel and channel-type ids: letters, digits and `!-_`, at most 64 characters. */
   maxChannelIdLength: 64,
+  /** Custom data of one message: `custom` and the unknown top-level fields that become custom data (JSON bytes). */
+  maxMessageCustomBytes: 5 * 1024,
+  /** Custom data of one user (JSON bytes). */
+  maxUserCustomBytes: 5 * 1024,
+  /** Custom data of one channel (JSON bytes; the product keeps case-plan and organization ids there). */
+  maxChannelCustomBytes: 5 * 1024,
+  /** A mute lasts at most this long (100 years, in ms); longer is "until unmuted" (no expiration). */
+  maxMuteExpirationMs: 100 * 365 * 24 * 60 * 60 * 1000,
+  /** Custom fields of one reaction (JSON bytes): a reaction is small. */
+  maxReactionCustomBytes: 1024,
+  /** Custom fields of one thread (JSON bytes). */
+  maxThreadCustomBytes: 5 * 1024,
+  /** Query filters: `$and` / `$or` / `$nor` nest at most this deep. */
+  maxFilterDepth: 8,
+  /** Query filters: at most this many conditions (field-operator pairs) in all. */
+  maxFilterConditions: 100,
+  /** Query filters: at most this many values in one `$in` / `$nin`. */
+  maxFilterValues: 1000,
+} as const;
+
+/** Limits on any request of the chat and product APIs (see input.ts). */
+export const INPUT_LIMITS = {
+  /** JSON objects and arrays nest at most this deep in a request. */
+  maxJsonDepth: 32,
 } as const;
 
 export const CHAT_TIMING = {

@@ -1,5 +1,6 @@
 export * from './constants.js';
 export * from './errors.js';
+export * from './input.js';
 export * from './product.js';
 export * from './chat/models.js';
 export * from './chat/requests.js';

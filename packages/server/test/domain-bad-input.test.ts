@@ -166,6 +166,49 @@ describe('callables refuse bad input and write nothing', () => {
       409,
       'User is already part of the organization',
     ],
+    // Text PostgreSQL refuses (issue 13 §6): a 500 before, now invalid-argument naming the field.
+    [
+      'NUL in a name',
+      'caseplans-update',
+      (_w, p) => ({ caseplanId: p.id, name: 'Plan\u0000' }),
+      400,
+      /^data\.name: must not contain NUL/,
+    ],
+    [
+      'unpaired surrogate in custom data',
+      'caseplans-updateCustom',
+      (_w, p) => ({ caseplanId: p.id, custom: { note: 'a\uD800' } }),
+      400,
+      /^data\.custom\.note: must not contain NUL characters or unpaired/,
+    ],
+    [
+      'NUL in a custom data key',
+      'caseplans-create',
+      (w) => ({ organization: w.orgA, name: 'P', custom: { 'k\u0000': 1 } }),
+      400,
+      /^data\.custom\.k.: name must not contain/,
+    ],
+    [
+      'NUL in an id',
+      'caseplans-addTeam',
+      () => ({ caseplanId: 'a\u0000', name: 'T' }),
+      400,
+      /^data\.caseplanId: must not contain NUL/,
+    ],
+    [
+      'NUL in an event title',
+      'events-create',
+      (_w, p) => ({ caseplanId: p.id, title: 'E\u0000', startsAt: '2030-01-01T00:00:00Z' }),
+      400,
+      /^data\.title: must not contain NUL/,
+    ],
+    [
+      'a date past PostgreSQL and JavaScript',
+      'events-create',
+      (_w, p) => ({ caseplanId: p.id, title: 'E', startsAt: '+300000-01-01T00:00:00Z' }),
+      400,
+      /startsAt/,
+    ],
     ['no contacts', 'chat-startChat', () => ({ contacts: [] }), 400, 'No contacts provided to start chat'],
     [
       'without the caller',
@@ -190,6 +233,45 @@ describe('callables refuse bad input and write nothing', () => {
     expect(Object.keys(r.body)).toEqual(['error']);
     expect(r.body.error?.message).toMatch(message);
     expect(await snapshot()).toEqual(before);
+  });
+
+  it('refuses text PostgreSQL cannot store on every product route, better-auth included (a 500 before)', async () => {
+    const post = (path: string, body: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.url },
+        body: JSON.stringify(body),
+      });
+    const answers = [
+      await post('/api/auth/sign-up/email', {
+        email: 'n\u0000@example.com',
+        password: 'long-password-1',
+        name: 'N',
+      }),
+      await post('/api/auth/sign-in/email', { email: 'n\u0000@example.com', password: 'long-password-1' }),
+      await post('/api/auth/sign-in/magic-link', { email: 'n\uD800@example.com' }),
+      await post('/api/auth/request-password-reset', { email: 'n\u0000@example.com' }),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({
+        code: 'INVALID_INPUT',
+        message: /^email: must not contain NUL/,
+      });
+    }
+    const auth = { authorization: `Bearer ${world.cast.orgAdmin.token}` };
+    for (const path of ['/api/caseplans/a%00b', '/api/users/a%00b/photo']) {
+      const read = await fetch(`${server.url}${path}`, { headers: auth });
+      expect(read.status, path).toBe(400);
+      expect(await read.json()).toMatchObject({
+        error: { status: 'invalid-argument', message: /^path parameter id: must not contain NUL/ },
+      });
+    }
+    const reset = await post('/api/password-reset/verify', { token: 'a\u0000b' });
+    expect(reset.status).toBe(400);
+    expect(await reset.json()).toMatchObject({
+      error: { status: 'invalid-argument', message: /^token: must not contain NUL/ },
+    });
   });
 
   it('rolls back a role created in the same call when seating its user fails', async () => {

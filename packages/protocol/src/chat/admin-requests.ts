@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SafeRecord } from '../input.js';
 import { IsoDate } from './models.js';
 
 /**
@@ -61,7 +62,7 @@ export const DeleteChannelsRequest = z.object({
 export const QueryMembersPayload = z.object({
   type: z.string().min(1),
   id: z.string().min(1),
-  filter_conditions: z.record(z.string(), z.unknown()).optional(),
+  filter_conditions: SafeRecord.optional(),
   sort: z
     .array(
       z.object({

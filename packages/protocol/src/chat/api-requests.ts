@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHAT_LIMITS, CHAT_TIMING } from '../constants.js';
+import { SafeRecord, SafeText } from '../input.js';
 import { NewMessage } from './requests.js';
 
 /**
@@ -15,7 +16,7 @@ const count = z.coerce.number().int().min(0);
 
 /** `set` / `unset` partial updates (channels, messages, threads, members). */
 export const PartialUpdateRequest = z.object({
-  set: z.record(z.string(), z.unknown()).optional(),
+  set: SafeRecord.optional(),
   unset: z.array(z.string()).optional(),
 });
 
@@ -44,8 +45,8 @@ export const MemberChangesRequest = z.looseObject({
 export const MuteChannelRequest = z.object({
   channel_cid: z.string().optional(),
   channel_cids: z.array(z.string()).optional(),
-  /** Milliseconds (mute only). */
-  expiration: z.number().int().min(1).optional(),
+  /** Milliseconds (mute only), at most 100 years. */
+  expiration: z.number().int().min(1).max(CHAT_LIMITS.maxMuteExpirationMs).optional(),
 });
 
 export const UpdateMessageRequest = z.object({
@@ -91,15 +92,20 @@ export const DeliveredRequest = z.object({
 });
 export const UnreadBatchRequest = z.object({ user_ids: z.array(z.string()).min(1).max(100) });
 
+/** Fields a user query sorts by. */
+export const UserSortField = z.enum(['name', 'id', 'created_at', 'last_active']);
+export type UserSortField = z.infer<typeof UserSortField>;
+
 export const UserQueryPayload = z.object({
-  filter_conditions: z.record(z.string(), z.unknown()).optional(),
+  /** `id`, `name`, `role` ($eq, $in, $autocomplete); checked on the server like every filter. */
+  filter_conditions: SafeRecord.optional(),
   sort: z
-    .array(z.object({ field: z.string(), direction: z.union([z.literal(1), z.literal(-1)]) }))
+    .array(z.object({ field: UserSortField, direction: z.union([z.literal(1), z.literal(-1)]) }))
     .optional(),
   limit: z.number().int().min(0).max(100).optional(),
   offset: z.number().int().min(0).optional(),
 });
-const UserShape = z.looseObject({ id: z.string().min(1).max(255) });
+const UserShape = z.looseObject({ id: SafeText.min(1).max(255), name: SafeText.optional() });
 export const UpsertUsersRequest = z.object({
   users: z.union([z.record(z.string(), UserShape), z.array(UserShape)]),
 });
@@ -116,13 +122,13 @@ export const LongPollQuery = z.looseObject({
   timeout: z.coerce.number().int().min(0).max(CHAT_TIMING.longPollTimeoutMs).optional(),
 });
 export const GuestRequest = z.object({
-  user: z.looseObject({ id: z.string().min(1).max(255), name: z.string().optional() }),
+  user: z.looseObject({ id: SafeText.min(1).max(255), name: SafeText.optional() }),
 });
 export const DeviceRequest = z.object({
-  id: z.string().min(1).max(255),
+  id: SafeText.min(1).max(255),
   push_provider: z.enum(['firebase', 'apn', 'huawei', 'xiaomi']),
-  push_provider_name: z.string().max(255).optional(),
-  user_id: z.string().optional(),
+  push_provider_name: SafeText.max(255).optional(),
+  user_id: SafeText.optional(),
 });
 export type DeviceRequest = z.infer<typeof DeviceRequest>;
 export const DeviceQuery = z.looseObject({ id: z.string().optional(), user_id: z.string().optional() });

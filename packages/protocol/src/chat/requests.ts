@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CHAT_LIMITS } from '../constants.js';
-import { CustomData } from './models.js';
+import { refineSafeJson, RequestDate, SafeRecord, SafeText } from '../input.js';
 
 /** Channel types and ids: letters, digits, `!`, `-` and `_`, at most 64 characters. */
 export const ChannelIdSchema = z
@@ -17,7 +17,7 @@ export const MessagePagination = z.object({
   id_lte: z.string().optional(),
   id_gte: z.string().optional(),
   id_around: z.string().optional(),
-  created_at_around: z.string().optional(),
+  created_at_around: RequestDate.optional(),
 });
 export type MessagePagination = z.infer<typeof MessagePagination>;
 
@@ -25,10 +25,11 @@ export type MessagePagination = z.infer<typeof MessagePagination>;
 export const QueryChannelRequest = z.object({
   data: z
     .looseObject({
-      members: z.array(z.string()).optional(),
-      team: z.string().optional(),
-      name: z.string().optional(),
+      members: z.array(SafeText).optional(),
+      team: SafeText.optional(),
+      name: SafeText.optional(),
     })
+    .superRefine(refineSafeJson)
     .optional(),
   state: z.boolean().optional(),
   watch: z.boolean().optional(),
@@ -41,11 +42,27 @@ export const QueryChannelRequest = z.object({
 });
 export type QueryChannelRequest = z.infer<typeof QueryChannelRequest>;
 
+/** Fields query channels sorts by. */
+export const ChannelSortField = z.enum([
+  'last_message_at',
+  'created_at',
+  'updated_at',
+  'name',
+  'cid',
+  'member_count',
+  'pinned_at',
+  'archived_at',
+  'has_unread',
+  'unread_count',
+]);
+export type ChannelSortField = z.infer<typeof ChannelSortField>;
+
 /** `POST /chat/channels` (query channels). */
 export const QueryChannelsRequest = z.object({
-  filter_conditions: CustomData.optional(),
+  /** Checked field by field on the server (allow-listed fields, typed values, depth and size limits). */
+  filter_conditions: SafeRecord.optional(),
   sort: z
-    .array(z.object({ field: z.string(), direction: z.union([z.literal(1), z.literal(-1)]) }))
+    .array(z.object({ field: ChannelSortField, direction: z.union([z.literal(1), z.literal(-1)]) }))
     .optional(),
   limit: z.number().int().min(0).max(CHAT_LIMITS.maxQueryLimit).optional(),
   offset: z.number().int().min(0).optional(),
@@ -59,14 +76,14 @@ export type QueryChannelsRequest = z.infer<typeof QueryChannelsRequest>;
 
 /** The message part of `POST /chat/channels/{type}/{id}/message`. */
 export const NewMessage = z.looseObject({
-  id: z.string().min(1).max(255).optional(),
-  text: z.string().optional(),
+  id: SafeText.min(1).max(255).optional(),
+  text: SafeText.optional(),
   type: z.enum(['regular', 'system']).optional(),
   parent_id: z.string().optional(),
   show_in_channel: z.boolean().optional(),
   quoted_message_id: z.string().optional(),
   mentioned_users: z.array(z.string()).optional(),
-  attachments: z.array(CustomData).max(CHAT_LIMITS.maxAttachments).optional(),
+  attachments: z.array(SafeRecord).max(CHAT_LIMITS.maxAttachments).optional(),
   silent: z.boolean().optional(),
   poll_id: z.string().optional(),
 });
@@ -82,6 +99,6 @@ export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
 /** `POST /chat/sync`. */
 export const SyncRequest = z.object({
   channel_cids: z.array(z.string()).max(CHAT_LIMITS.maxQueryLimit),
-  last_sync_at: z.string(),
+  last_sync_at: RequestDate,
 });
 export type SyncRequest = z.infer<typeof SyncRequest>;

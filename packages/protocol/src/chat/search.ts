@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Channel, CustomData, Message } from './models.js';
+import { SafeRecord, SafeText } from '../input.js';
+import { Channel, Message } from './models.js';
 
 /** Largest page of `GET /chat/search`, and the deepest offset it pages to. */
 export const SEARCH_LIMITS = { defaultLimit: 20, maxLimit: 100, maxOffset: 1000 } as const;
@@ -10,9 +11,9 @@ export const SEARCH_LIMITS = { defaultLimit: 20, maxLimit: 100, maxOffset: 1000 
  * the `next` an earlier answer gave, not both ("Cannot specify offset with next").
  */
 export const SearchRequest = z.object({
-  filter_conditions: CustomData,
-  query: z.string().max(1000).optional(),
-  message_filter_conditions: CustomData.optional(),
+  filter_conditions: SafeRecord,
+  query: SafeText.max(1000).optional(),
+  message_filter_conditions: SafeRecord.optional(),
   sort: z
     .array(
       z.object({

@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { ChatErrorCode } from '@caseroom/protocol';
 import type { Platform } from '../platform/context.js';
 import type { ChatContext } from './context.js';
-import { ChatError } from './errors.js';
+import { unsafeRequestInput } from '../platform/safe-input.js';
+import { ChatError, inputError } from './errors.js';
 import { Realtime } from './realtime/fanout.js';
 import { RevocationSync } from './realtime/revocations.js';
 import { pruneEvents } from './actions/sync.js';
@@ -42,6 +43,19 @@ export interface ChatModule {
 /** How often a node drops events past the sync retention window. */
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
+/**
+ * The safety net behind the validators: PostgreSQL refused a value (SQLSTATE class 22, data exception: bad text,
+ * number or date) or a statement too deep for its stack (54001). Every such value should already be code 4 from
+ * the schemas and the filter validator, naming its field; this answer is the same code without the name (the
+ * property test, chat-bad-input-property.test.ts, fails on it, so a gap in the validators is found, not hidden).
+ */
+export const REFUSED_VALUE = 'a value in the request cannot be stored or compared';
+
+function isRefusedValue(err: Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('22') || code === '54001');
+}
+
 /** Maps any failure to the chat error shape `{code, message, StatusCode}` (chat-spec §8). */
 function toChatError(err: FastifyError | Error): ChatError {
   if (err instanceof ChatError) return err;
@@ -50,6 +64,7 @@ function toChatError(err: FastifyError | Error): ChatError {
   if (status !== undefined && status >= 400 && status < 500) {
     return new ChatError(ChatErrorCode.InputError, err.message, status === 415 ? 400 : status);
   }
+  if (isRefusedValue(err)) return new ChatError(ChatErrorCode.InputError, REFUSED_VALUE, 400);
   return new ChatError(ChatErrorCode.Internal, 'internal error', 500);
 }
 
@@ -75,9 +90,16 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
       chat.setErrorHandler((err: FastifyError, req, reply) => {
         const chatErr = toChatError(err);
         if (chatErr.status >= 500) req.log.error({ err }, 'chat request failed');
+        else if (chatErr.message === REFUSED_VALUE)
+          req.log.warn({ err }, 'chat request: a value got past validation');
         return reply.code(chatErr.status).send(chatErr.toBody());
       });
       chat.addHook('onRequest', (req, reply) => gate(ctx, req, reply));
+      // Text PostgreSQL refuses and absurd nesting are code 4 on every route, before any handler sees them.
+      chat.addHook('preValidation', async (req) => {
+        const problem = unsafeRequestInput(req);
+        if (problem) throw inputError(problem);
+      });
       // The time the server spent on the request, for operators' tools and the bench (history pages are measured as
       // server time): W3C Server-Timing, from the request's arrival to the serialised answer.
       chat.addHook('onSend', async (_req, reply, payload) => {

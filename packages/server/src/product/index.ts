@@ -34,6 +34,8 @@ export interface ProductModule {
   authenticate: Authenticate;
   /** Creates the demo organization, people, case plans and chats when they are missing. */
   seedDemo(): Promise<DemoSeed>;
+  /** The callables of `/api/functions/{name}` (tests iterate them). */
+  callables: CallableRegistry;
   /** Production: removes the published demo password from demo accounts that still have it (see demo-guard). */
   disableDemoPasswords(): Promise<string[]>;
 }
@@ -87,6 +89,7 @@ export async function registerProduct(
     auth,
     authenticate,
     seedDemo: () => seedDemo(auth, platform.db, chat.server),
+    callables,
     disableDemoPasswords: () => disableDemoPasswords(platform.db, chat.server, platform.log),
   };
 }

@@ -20,6 +20,7 @@ async function blockerOf(ctx: ChatContext, actor: Actor, userId: string | undefi
   }
   await requireAdmin(ctx.db, actor, 'block on behalf of another user');
   if (!userId) throw inputError('user_id is required with a server token');
+  if (!(await getUser(ctx.db, userId))) throw notFound(`User "${userId}" does not exist`);
   return userId;
 }
 

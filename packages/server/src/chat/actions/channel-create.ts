@@ -11,7 +11,7 @@ import { getChannel } from '../store/channels.js';
 import type { ChannelRow } from '../store/rows.js';
 import { loadRules } from '../store/policy.js';
 import { ensureUser, getUser, getUsers } from '../store/users.js';
-import { customOf } from './custom.js';
+import { checkCustomSize, customOf } from './custom.js';
 
 /** Channel data on create (a channel query's `data`, or the server API's input). */
 export type ChannelData = { members?: string[]; team?: string; name?: string } & Record<string, unknown>;
@@ -175,6 +175,7 @@ export async function doGetOrCreateChannel(
       `The following users are specified in channel.members but don't exist: ${missing.join(', ')}`,
     );
   }
+  checkCustomSize('channel', customOf(data));
   const inserted = await q.query(
     `INSERT INTO chat_channels (cid, type, id, team, name, custom, frozen, member_hash, created_by_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,

@@ -1,6 +1,7 @@
 import type { Channel } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
 import { checkProtectedFields } from './channel-create.js';
+import { checkCustomSize, mergedCustom } from './custom.js';
 import type { Actor, ChatContext } from '../context.js';
 import { inputError } from '../errors.js';
 import { channelForActor, requireCapability, type ChannelAccess } from '../policy/channel-access.js';
@@ -94,6 +95,7 @@ export async function updateChannelPartial(
     }
     const customSet = Object.fromEntries(Object.entries(set).filter(([k]) => !COLUMN_FIELDS.has(k)));
     const customUnset = unset.filter((k) => !COLUMN_FIELDS.has(k));
+    checkCustomSize('channel', mergedCustom(access.channel.custom, customSet, customUnset));
     await q.query(
       `UPDATE chat_channels SET ${[...columns, ''].join(', ')}
          custom = (custom || ${p(JSON.stringify(customSet))}::jsonb) - ${p(customUnset)}::text[],

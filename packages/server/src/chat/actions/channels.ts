@@ -97,7 +97,7 @@ export async function findChannels(
   // invites (and then the channel and its members, never its messages: views/channel-state).
   if (viewerId) where.push('invite' in filter ? listsInviteSql('vm') : readerSql('vm'));
   const order = (sort?.length ? sort : [{ field: 'last_message_at', direction: -1 as const }]).map((s) => {
-    const column = CHANNEL_SORT[s.field];
+    const column = CHANNEL_SORT.get(s.field);
     if (!column || (!viewerId && column.includes('vm.')))
       throw inputError(`cannot sort channels by ${s.field}`);
     return `${column} ${s.direction === 1 ? 'ASC' : 'DESC'} NULLS LAST`;

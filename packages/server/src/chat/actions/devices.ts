@@ -27,12 +27,15 @@ function ownerOf(actor: Actor, userId: string | undefined): string {
 /** `POST /chat/devices` (and the `device` of a connect payload): registers a push device for the user. */
 export async function registerDevice(ctx: ChatContext, actor: Actor, input: DeviceInput): Promise<void> {
   const userId = ownerOf(actor, input.user_id);
-  await ctx.db.query(
-    `INSERT INTO chat_devices (id, user_id, push_provider, push_provider_name) VALUES ($1, $2, $3, $4)
+  // The server may name any user id: one that does not exist is code 16, not a foreign-key failure.
+  const { rowCount } = await ctx.db.query(
+    `INSERT INTO chat_devices (id, user_id, push_provider, push_provider_name)
+     SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM chat_users WHERE id = $2)
      ON CONFLICT (id) DO UPDATE SET user_id = EXCLUDED.user_id, push_provider = EXCLUDED.push_provider,
        push_provider_name = EXCLUDED.push_provider_name`,
     [input.id, userId, input.push_provider, input.push_provider_name ?? null],
   );
+  if (!rowCount) throw notFound(`User "${userId}" does not exist`);
 }
 
 export async function listDevices(ctx: ChatContext, actor: Actor, userId?: string) {

@@ -4,6 +4,7 @@ import type { ChatContext } from '../context.js';
 import { notAllowed } from '../errors.js';
 import { presentUser, RESERVED_USER_FIELDS } from '../presenters/user.js';
 import type { UserRow } from '../store/rows.js';
+import { checkCustomSize } from './custom.js';
 
 /** Guest tokens last a day; then the visitor becomes a new guest (a new id): an id is never handed out twice. */
 const GUEST_TOKEN_SECONDS = 24 * 60 * 60;
@@ -22,6 +23,7 @@ export async function createGuest(
     if (await isReserved(input.id)) throw taken();
   }
   const custom = Object.fromEntries(Object.entries(input).filter(([k]) => !RESERVED_USER_FIELDS.has(k)));
+  checkCustomSize('user', custom);
   const { rows } = await ctx.db.query<UserRow>(
     `INSERT INTO chat_users (id, name, role, custom) VALUES ($1, $2, 'guest', $3)
      ON CONFLICT (id) DO NOTHING RETURNING *`,

@@ -1,4 +1,4 @@
-import type { Capability, Message } from '@caseroom/protocol';
+import { DATE_RANGE, parseRequestDate, type Capability, type Message } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
 import { maxMessageLength } from '../policy/channel-types.js';
 import type { Actor, ChatContext } from '../context.js';
@@ -8,6 +8,7 @@ import { RESERVED_MESSAGE_FIELDS } from '../presenters/message.js';
 import { write } from '../realtime/outbox.js';
 import { recordEdit } from './message-history.js';
 import { recountUnread } from './message-moderation.js';
+import { checkCustomSize, mergedCustom } from './custom.js';
 import { checkLength, hasLinks } from './message-send.js';
 import { memberIds } from '../store/channels.js';
 import { keepPreviousVersion, lockMessageForEdit } from '../store/message-history.js';
@@ -39,8 +40,12 @@ function checkOwnership(
 /** Pin expiry as seconds from now (number), ISO string or null (chat-spec §4 Pin). */
 function pinExpiry(value: unknown): Date | null {
   if (value === null || value === undefined) return null;
-  if (typeof value === 'number' && value > 0) return new Date(Date.now() + value * 1000);
-  if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return new Date(value);
+  if (typeof value === 'number' && value > 0) {
+    const at = Date.now() + value * 1000;
+    if (at <= DATE_RANGE.max) return new Date(at);
+  }
+  const date = parseRequestDate(value);
+  if (date) return date;
   throw inputError('pin_expires must be seconds from now, an ISO date or null');
 }
 
@@ -70,6 +75,7 @@ async function applyEdit(
     throw inputError('mentioned_users must be ids');
   const customSet = Object.fromEntries(Object.entries(set).filter(([k]) => !EDITABLE.has(k)));
   const customUnset = unset.filter((k) => !EDITABLE.has(k));
+  checkCustomSize('message', replaceCustom ? customSet : mergedCustom(row.custom, customSet, customUnset));
   const pinned = 'pinned' in set ? set.pinned === true : row.pinned;
   const textChanged = typeof set.text === 'string' && set.text !== row.text;
   const { rows } = await q.query<MessageRow>(

@@ -4,6 +4,8 @@ import {
   CHAT_LIMITS,
   ChatErrorCode,
   cooldownMessage,
+  findUnsafeInput,
+  pathText,
   type Message,
   type NewMessage,
 } from '@caseroom/protocol';
@@ -16,6 +18,7 @@ import { presentChannel } from '../presenters/channel.js';
 import { presentMessage, RESERVED_MESSAGE_FIELDS } from '../presenters/message.js';
 import { write, type Outbox } from '../realtime/outbox.js';
 import { checkNotBlocked } from './blocks.js';
+import { checkCustomSize } from './custom.js';
 import { doThreadReply } from './threads.js';
 import { readerSql } from '../store/channels.js';
 import { getMessage, loadLookups, type MessageLookups } from '../store/messages.js';
@@ -32,8 +35,19 @@ export function checkLength(text: string, max: number): void {
   }
 }
 
-/** Checks a new message on its own (before any database work): length, content, shape. */
+/** The custom data of a new message: every field that is not one of the message's own. */
+export function messageCustom(input: NewMessage): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input).filter(([k]) => !RESERVED_MESSAGE_FIELDS.has(k)));
+}
+
+/**
+ * Checks a new message on its own (before any database work): text PostgreSQL can store (the HTTP API refuses it
+ * earlier; this covers the server-side API), length, content, shape, custom data within its limit.
+ */
 export function checkNewMessage(input: NewMessage, actor: Actor): void {
+  const unsafe = findUnsafeInput(input);
+  if (unsafe) throw inputError(`message.${pathText(unsafe.path, '')}: ${unsafe.message}`);
+  checkCustomSize('message', messageCustom(input));
   const text = input.text ?? '';
   checkLength(text, CHAT_LIMITS.maxMessageLength);
   if (text.trim() === '' && !input.attachments?.length && !input.poll_id) {
@@ -305,7 +319,7 @@ export async function doSendMessage(
   await checkCooldown(q, access, userId);
   const id = input.id ?? crypto.randomUUID();
 
-  const custom = Object.fromEntries(Object.entries(input).filter(([k]) => !RESERVED_MESSAGE_FIELDS.has(k)));
+  const custom = messageCustom(input);
   const inMainList = !parent || input.show_in_channel === true;
   // Counting the message is what raises every member's unread count (computed on read: store/channels unreadSql).
   const type = parent ? 'reply' : (input.type ?? 'regular');

@@ -5,6 +5,7 @@ import { inputError, notAllowed, notFound } from '../errors.js';
 import { requireCapability } from '../policy/channel-access.js';
 import { presentReaction } from '../presenters/message.js';
 import { write } from '../realtime/outbox.js';
+import { checkCustomSize } from './custom.js';
 import { memberIds } from '../store/channels.js';
 import type { MessageRow, ReactionRow } from '../store/rows.js';
 import { getUsers } from '../store/users.js';
@@ -50,6 +51,7 @@ export async function sendReaction(
     delete custom.user_id;
     delete custom.message_id;
     delete custom.user;
+    checkCustomSize('reaction', custom);
     if (req.enforce_unique) {
       await q.query('DELETE FROM chat_reactions WHERE message_id = $1 AND user_id = $2 AND type <> $3', [
         messageId,

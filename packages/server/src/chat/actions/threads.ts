@@ -1,4 +1,6 @@
 import {
+  isSafeText,
+  parseRequestDate,
   RESERVED_THREAD_FIELDS,
   THREAD_DEFAULTS,
   type QueryThreadsRequest,
@@ -10,6 +12,7 @@ import { inputError, notAllowed, notFound } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
 import { presentUser } from '../presenters/user.js';
 import { write } from '../realtime/outbox.js';
+import { checkCustomSize, mergedCustom } from './custom.js';
 import { messageInViewSql, readableChannelSql } from '../policy/read-access.js';
 import { memberIds } from '../store/channels.js';
 import type { MessageRow } from '../store/rows.js';
@@ -53,7 +56,10 @@ export async function doThreadReply(q: Queryable, parent: MessageRow, reply: Mes
 function decodeCursor(next: string): { at: string; id: string } {
   try {
     const v = JSON.parse(Buffer.from(next, 'base64url').toString('utf8')) as { at?: unknown; id?: unknown };
-    if (typeof v.at === 'string' && typeof v.id === 'string') return { at: v.at, id: v.id };
+    // A cursor is the client's to send: a forged time is code 4, never a cast PostgreSQL refuses.
+    if (parseRequestDate(v.at) && typeof v.id === 'string' && isSafeText(v.id)) {
+      return { at: v.at as string, id: v.id };
+    }
   } catch {
     // fall through
   }
@@ -139,6 +145,11 @@ export async function updateThread(
       'update this thread',
     );
     const { title, ...custom } = set;
+    const stored = await q.query<{ custom: Record<string, unknown> }>(
+      'SELECT custom FROM chat_threads WHERE parent_id = $1 FOR UPDATE',
+      [parentId],
+    );
+    checkCustomSize('thread', mergedCustom(stored.rows[0]?.custom, custom, unset));
     await q.query(
       `INSERT INTO chat_threads (parent_id, cid, title, custom) VALUES ($1, $2, $3, $4::jsonb)
        ON CONFLICT (parent_id) DO UPDATE SET

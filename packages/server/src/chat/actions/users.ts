@@ -4,6 +4,7 @@ import { inputError, notAllowed } from '../errors.js';
 import { presentUser, RESERVED_USER_FIELDS } from '../presenters/user.js';
 import { peersOfSql } from '../policy/read-access.js';
 import { write } from '../realtime/outbox.js';
+import { checkCustomSize } from './custom.js';
 import type { UserRow } from '../store/rows.js';
 import { getUser } from '../store/users.js';
 
@@ -40,6 +41,7 @@ export async function upsertUsers(ctx: ChatContext, actor: Actor, users: UserInp
     const result: ChatUser[] = [];
     for (const u of users) {
       const custom = Object.fromEntries(Object.entries(u).filter(([k]) => !RESERVED_USER_FIELDS.has(k)));
+      checkCustomSize('user', custom);
       const { rows } = await q.query<UserRow>(
         `INSERT INTO chat_users (id, name, image, role, language, custom)
          VALUES ($1, $2, $3, coalesce($4, 'user'), $5, $6)

@@ -11,8 +11,7 @@ import {
 import { queryMembers } from '../actions/member-query.js';
 import { getTask } from '../actions/tasks.js';
 import type { ChatContext } from '../context.js';
-import { inputError } from '../errors.js';
-import { actorOf, parse } from './pipeline.js';
+import { actorOf, parse, parsePayload } from './pipeline.js';
 
 type Name = { Params: { name: string } };
 
@@ -41,12 +40,7 @@ export function batchRoutes(http: FastifyInstance, ctx: ChatContext): void {
   );
 
   http.get<{ Querystring: { payload?: string } }>('/members', async (req) => {
-    let payload: unknown;
-    try {
-      payload = JSON.parse(req.query.payload ?? '');
-    } catch {
-      throw inputError('payload must be JSON with type and id');
-    }
-    return { members: await queryMembers(ctx, actorOf(req), parse(QueryMembersPayload, payload)) };
+    const query = parsePayload(QueryMembersPayload, req.query.payload);
+    return { members: await queryMembers(ctx, actorOf(req), query) };
   });
 }

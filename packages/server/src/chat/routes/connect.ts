@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { DeviceRequest, type ServerEvent } from '@caseroom/protocol';
+import { DeviceRequest, findUnsafeInput, pathText, type ServerEvent } from '@caseroom/protocol';
 import type { DeviceInput } from '../actions/devices.js';
 import { authenticate } from '../auth.js';
 import type { ChatContext } from '../context.js';
@@ -34,6 +34,8 @@ export function connectDevice(req: FastifyRequest): DeviceInput | undefined {
   } catch {
     throw inputError('json must be a JSON object');
   }
+  const unsafe = findUnsafeInput(payload);
+  if (unsafe) throw inputError(`json.${pathText(unsafe.path, '')}: ${unsafe.message}`);
   const device = (payload as { device?: unknown } | null)?.device;
   if (device === undefined) return undefined;
   const parsed = DeviceRequest.safeParse(device);

@@ -13,8 +13,7 @@ import { markDelivered } from '../actions/delivery.js';
 import { searchMessages } from '../actions/search.js';
 import { markAllRead, myUnread, unreadBatch } from '../actions/unread.js';
 import type { ChatContext } from '../context.js';
-import { inputError } from '../errors.js';
-import { actorOf, parse, type ChannelParams } from './pipeline.js';
+import { actorOf, parse, parsePayload, type ChannelParams } from './pipeline.js';
 
 /** Flag, undelete, get many, pinned messages, delivery reports and unread counts (chat-spec §7 Messages, Users). */
 export function messageExtraRoutes(http: FastifyInstance, ctx: ChatContext): void {
@@ -41,13 +40,7 @@ export function messageExtraRoutes(http: FastifyInstance, ctx: ChatContext): voi
   });
 
   http.get<{ Querystring: { payload?: string } }>('/search', async (req) => {
-    let payload: unknown;
-    try {
-      payload = JSON.parse(req.query.payload ?? '');
-    } catch {
-      throw inputError('payload must be JSON');
-    }
-    return searchMessages(ctx, actorOf(req), parse(SearchRequest, payload));
+    return searchMessages(ctx, actorOf(req), parsePayload(SearchRequest, req.query.payload));
   });
 
   http.get('/unread', async (req) => myUnread(ctx, actorOf(req)));

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Actor } from '../context.js';
+import { findUnsafeInput, pathText } from '@caseroom/protocol';
 import { inputError } from '../errors.js';
 
 declare module 'fastify' {
@@ -23,6 +24,28 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.infer<S
   const issue = result.error.issues[0];
   const where = issue?.path.length ? issue.path.join('.') : 'body';
   throw inputError(`${where}: ${issue?.message ?? 'invalid'}`);
+}
+
+/**
+ * A `?payload=<JSON>` query (users, members, search): parsed, checked like a body (text PostgreSQL can store, bounded
+ * nesting), then validated with its schema; `fallback` when the query has none.
+ */
+export function parsePayload<S extends z.ZodType>(
+  schema: S,
+  raw: string | undefined,
+  fallback?: unknown,
+): z.infer<S> {
+  let payload: unknown = fallback;
+  if (raw || fallback === undefined) {
+    try {
+      payload = JSON.parse(raw ?? '');
+    } catch {
+      throw inputError('payload must be JSON');
+    }
+  }
+  const problem = findUnsafeInput(payload);
+  if (problem) throw inputError(`payload.${pathText(problem.path, '')}: ${problem.message}`);
+  return parse(schema, payload);
 }
 
 export type ChannelParams = { type: string; id: string };

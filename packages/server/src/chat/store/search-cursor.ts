@@ -1,3 +1,4 @@
+import { isSafeText } from '@caseroom/protocol';
 import { inputError } from '../errors.js';
 
 /**
@@ -30,6 +31,17 @@ export function encodeCursor(keys: SortKey[], values: string[]): string {
   return Buffer.from(JSON.stringify({ s: signature(keys), k: values })).toString('base64url');
 }
 
+/**
+ * The text forms each cast reads back: a cursor is the client's to send, so a forged value must be code 4 rather
+ * than a cast PostgreSQL refuses (timestamps as PostgreSQL writes them, with a four-digit year).
+ */
+const KEY_FORMS: Record<SortKey['cast'], (v: string) => boolean> = {
+  timestamptz: (v) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/.test(v),
+  bigint: (v) => /^-?\d{1,18}$/.test(v),
+  real: (v) => /^-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(v) && Number.isFinite(Number(v)),
+  text: isSafeText,
+};
+
 export function decodeCursor(keys: SortKey[], token: string): string[] {
   let parsed: unknown;
   try {
@@ -42,7 +54,7 @@ export function decodeCursor(keys: SortKey[], token: string): string[] {
     s !== signature(keys) ||
     !Array.isArray(k) ||
     k.length !== keys.length ||
-    k.some((v) => typeof v !== 'string')
+    k.some((v, i) => typeof v !== 'string' || !KEY_FORMS[keys[i]?.cast ?? 'text'](v))
   ) {
     throw inputError('next is not a valid cursor (for this query and sort)');
   }

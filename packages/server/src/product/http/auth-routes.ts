@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { rawBodyValue, unsafeRequestInput } from '../../platform/safe-input.js';
 import { CLIENT_IP_HEADER, type Auth } from '../auth/auth.js';
 
 /**
@@ -49,6 +50,12 @@ export async function sendFetchResponse(res: Response, reply: FastifyReply): Pro
 export async function authRoutes(http: FastifyInstance, opts: { auth: Auth }): Promise<void> {
   http.removeAllContentTypeParsers();
   http.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  // Text PostgreSQL refuses (NUL, unpaired surrogates) in an e-mail, a name or a token would reach better-auth's
+  // queries and answer 500: refused first, in better-auth's error shape.
+  http.addHook('preHandler', async (req, reply) => {
+    const problem = unsafeRequestInput(req, rawBodyValue(req));
+    if (problem) return reply.code(400).send({ code: 'INVALID_INPUT', message: problem });
+  });
   http.route({
     method: ['GET', 'POST'],
     url: '/api/auth/*',

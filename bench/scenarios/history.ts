@@ -90,14 +90,16 @@ async function bulkLoad(url: string, o: HistoryOptions): Promise<void> {
     );
     await db.query(`INSERT INTO chat_members (cid, user_id) VALUES ($1, 'reader'), ($1, 'writer')`, [CID]);
     await db.query(
-      `INSERT INTO chat_messages (id, cid, user_id, text, created_at, updated_at)
-       SELECT 'hm-' || lpad(g::text, 8, '0'), $1, CASE WHEN g % 2 = 0 THEN 'writer' ELSE 'reader' END,
+      `INSERT INTO chat_messages (id, seq, cid, user_id, text, created_at, updated_at)
+       SELECT 'hm-' || lpad(g::text, 8, '0'), g, $1, CASE WHEN g % 2 = 0 THEN 'writer' ELSE 'reader' END,
               'history message ' || g || ' with a sentence or two of ordinary length to make the row realistic',
               now() - interval '1 day' + g * interval '1 millisecond',
               now() - interval '1 day' + g * interval '1 millisecond'
          FROM generate_series(1, $2::int) g`,
       [CID, o.messages],
     );
+    // Each channel's event counter goes on from its last message (messages take their channel's seq).
+    await db.query('UPDATE chat_channels SET last_seq = $2 WHERE cid = $1', [CID, o.messages]);
     // The reader's channel list: `channels` channels, each with a few messages and some unread.
     await db.query(
       `INSERT INTO chat_channels (cid, type, id, name, created_by_id, last_message_at)
@@ -113,13 +115,14 @@ async function bulkLoad(url: string, o: HistoryOptions): Promise<void> {
       [o.channels],
     );
     await db.query(
-      `INSERT INTO chat_messages (id, cid, user_id, text, created_at, updated_at)
-       SELECT 'lm-' || g || '-' || k, 'messaging:list-' || g, 'writer', 'list message ' || k,
+      `INSERT INTO chat_messages (id, seq, cid, user_id, text, created_at, updated_at)
+       SELECT 'lm-' || g || '-' || k, k, 'messaging:list-' || g, 'writer', 'list message ' || k,
               now() - g * interval '1 minute' - (5 - k) * interval '1 second',
               now() - g * interval '1 minute' - (5 - k) * interval '1 second'
          FROM generate_series(1, $1::int) g, generate_series(1, 5) k`,
       [o.channels],
     );
+    await db.query(`UPDATE chat_channels SET last_seq = 5 WHERE cid LIKE 'messaging:list-%'`);
     await db.query('COMMIT');
     await db.query('ANALYZE');
   } finally {

@@ -133,13 +133,16 @@ export async function measureScrollFps(server: WebServer, o: FpsOptions): Promis
         maria,
       ]);
       await client.query(
-        `INSERT INTO chat_messages (id, cid, user_id, text, created_at, updated_at)
-         SELECT 'bs-' || g, 'messaging:bench-scroll', $1,
+        `INSERT INTO chat_messages (id, seq, cid, user_id, text, created_at, updated_at)
+         SELECT 'bs-' || g, g, 'messaging:bench-scroll', $1,
                 'Scroll message ' || g || repeat(' lorem ipsum dolor', 1 + g % 12),
                 now() - interval '1 day' + g * interval '1 second', now() - interval '1 day' + g * interval '1 second'
            FROM generate_series(1, $2::int) g`,
         [maria, o.messages],
       );
+      await client.query(`UPDATE chat_channels SET last_seq = $1 WHERE cid = 'messaging:bench-scroll'`, [
+        o.messages,
+      ]);
       await client.query('ANALYZE');
     } finally {
       await client.end();

@@ -5,6 +5,7 @@ export {
   type UserToConnect,
 } from './client/chat-client.js';
 export type { EventHandler } from './client/event-emitter.js';
+export { EventStream, type EventStreamHost } from './client/event-stream.js';
 export { ChatChannel, type ChannelData } from './channels/channel.js';
 export type { ChannelSnapshot } from './channels/channel-state.js';
 export {

@@ -13,7 +13,7 @@ describe('channel partial update, slow mode and devices', () => {
   const clients: ChatClient[] = [];
 
   beforeAll(async () => {
-    server = await (await serverHelper()).startTestServer();
+    server = await (await serverHelper()).startTestServer({ productChatRules: false });
     await server.app.chat.server.upsertUsers([{ id: 'mod' }, { id: 'member' }]);
     const api = server.app.chat.server as unknown as ServerApi;
     await api.getOrCreateChannel('messaging', 'settings', { members: ['mod', 'member'] }, 'mod');

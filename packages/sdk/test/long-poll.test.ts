@@ -19,7 +19,7 @@ describe('SDK against the real server: long-poll fallback with the WebSocket blo
   const clients: ChatClient[] = [];
 
   beforeAll(async () => {
-    server = await (await serverHelper()).startTestServer();
+    server = await (await serverHelper()).startTestServer({ productChatRules: false });
     await server.app.chat.server.upsertUsers([{ id: 'lena' }, { id: 'ravi' }]);
   });
   afterAll(async () => {

@@ -15,7 +15,7 @@ describe('mark unread window, server and SDK', () => {
   const ids: string[] = [];
 
   beforeAll(async () => {
-    server = await (await serverHelper()).startTestServer();
+    server = await (await serverHelper()).startTestServer({ productChatRules: false });
     await server.app.chat.server.upsertUsers([{ id: 'writer' }, { id: 'reader' }]);
     const api = server.app.chat.server as unknown as ServerApi;
     await api.getOrCreateChannel('messaging', 'window', { members: ['writer', 'reader'] }, 'writer');

@@ -8,7 +8,7 @@ describe('SDK against the real server: network cut and read state', () => {
   const clients: ChatClient[] = [];
 
   beforeAll(async () => {
-    server = await (await serverHelper()).startTestServer();
+    server = await (await serverHelper()).startTestServer({ productChatRules: false });
     await server.app.chat.server.upsertUsers([{ id: 'noah' }, { id: 'gary' }]);
   });
 

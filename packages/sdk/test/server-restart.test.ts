@@ -20,7 +20,7 @@ describe('SDK against the real server: network cut and server restart', () => {
   beforeAll(async () => {
     helper = await serverHelper();
     db = await helper.createTestDatabase();
-    server = await helper.startTestServer({ databaseUrl: db.url });
+    server = await helper.startTestServer({ databaseUrl: db.url, productChatRules: false });
     await server.app.chat.server.upsertUsers([{ id: 'ines' }, { id: 'tomas' }, { id: 'auditor' }]);
     proxy = await TcpProxy.start(port(server));
   });
@@ -75,7 +75,7 @@ describe('SDK against the real server: network cut and server restart', () => {
     );
     const m4 = await b.sendMessage({ text: 'm4 while down' });
     expect(m4.status).toBe('failed');
-    server = await helper.startTestServer({ databaseUrl: db.url });
+    server = await helper.startTestServer({ databaseUrl: db.url, productChatRules: false });
     proxy.restore(port(server));
     await recovered;
     // m3 did land: the other client catches it up after the restart (`/sync`, channel reload).

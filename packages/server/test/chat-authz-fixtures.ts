@@ -206,11 +206,11 @@ export async function messageBy(
   text = 'mine',
 ): Promise<string> {
   const id = `az-msg-${crypto.randomUUID()}`;
-  await server.db.query('INSERT INTO chat_messages (id, cid, user_id, text) VALUES ($1, $2, $3, $4)', [
-    id,
-    cid,
-    author,
-    text,
-  ]);
+  // The message takes its channel's next seq, as every write does (migration 0018).
+  await server.db.query(
+    `WITH c AS (UPDATE chat_channels SET last_seq = last_seq + 1 WHERE cid = $2 RETURNING last_seq)
+     INSERT INTO chat_messages (id, seq, cid, user_id, text) SELECT $1, c.last_seq, $2, $3, $4 FROM c`,
+    [id, cid, author, text],
+  );
   return id;
 }

@@ -4,13 +4,17 @@ import { Channel, ChannelMember, ChatUser, Message, OwnUser, Reaction } from './
 import { ThreadUpdatedEvent } from './threads.js';
 
 /**
- * Fields every event carries. `cid` is set on channel events. Event schemas are plain `z.object`s: their types have
- * no index signature, so a field the protocol does not declare does not compile on the server; tests parse every
- * frame with {@link strictSchema} (unknown keys fail), production does not parse what it sends.
+ * Fields every event carries. `cid` is set on channel events; so is `seq`, the event's number in its channel's
+ * sequence (consecutive per channel, in commit order; a message's `seq` is its `message.new` event's). Transient
+ * events (typing, presence, health) and a user's notifications carry no `seq`. Event schemas are plain
+ * `z.object`s: their types have no index signature, so a field the protocol does not declare does not compile on
+ * the server; tests parse every frame with {@link strictSchema} (unknown keys fail), production does not parse what
+ * it sends.
  */
 const base = {
   created_at: z.string(),
   cid: z.string().optional(),
+  seq: z.number().int().positive().optional(),
   channel_id: z.string().optional(),
   channel_type: z.string().optional(),
   user: ChatUser.optional(),

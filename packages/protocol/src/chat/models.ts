@@ -75,6 +75,8 @@ export function removedByModerator(message: {
 const messageShape = {
   id: z.string(),
   cid: z.string(),
+  /** The message's place in its channel: the `seq` of its `message.new` event (server order, every reader's). */
+  seq: z.number().int().optional(),
   text: z.string(),
   type: MessageType,
   user: ChatUser.optional(),
@@ -172,6 +174,8 @@ export const Channel = z.looseObject({
   blocked: z.boolean().optional(),
   cooldown: z.number().optional(),
   truncated_at: IsoDate.optional(),
+  /** The `seq` of the channel's last event when this was read: a client's starting point in the stream. */
+  last_seq: z.number().int().min(0).optional(),
   config: ChannelConfig,
   own_capabilities: z.array(z.string()),
 });

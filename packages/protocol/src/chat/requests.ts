@@ -96,9 +96,33 @@ export const SendMessageRequest = z.object({
 });
 export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
 
-/** `POST /chat/sync`. */
-export const SyncRequest = z.object({
-  channel_cids: z.array(z.string()).max(CHAT_LIMITS.maxQueryLimit),
-  last_sync_at: RequestDate,
+/**
+ * Where a client is in the event stream: per channel the last `seq` it has, and the id of the last of its own
+ * notifications it has (`notifications`, from a previous sync answer). Answers of `POST /chat/sync` carry the
+ * cursor to continue from.
+ */
+export const SyncCursor = z.object({
+  channels: z
+    .record(z.string().max(255), z.number().int().min(0))
+    .refine((c) => Object.keys(c).length <= CHAT_LIMITS.maxQueryLimit, {
+      message: `at most ${CHAT_LIMITS.maxQueryLimit} channels`,
+    }),
+  notifications: z.number().int().min(0).optional(),
 });
+export type SyncCursor = z.infer<typeof SyncCursor>;
+
+/**
+ * `POST /chat/sync`: the events after `cursor` (channels named in `channel_cids` without a cursor entry start after
+ * `last_sync_at`, which the spec's clients send alone).
+ */
+export const SyncRequest = z
+  .object({
+    channel_cids: z.array(z.string()).max(CHAT_LIMITS.maxQueryLimit),
+    last_sync_at: RequestDate.optional(),
+    cursor: SyncCursor.optional(),
+  })
+  .refine((r) => r.last_sync_at !== undefined || r.cursor !== undefined, {
+    message: 'sync needs a cursor or last_sync_at',
+    path: ['cursor'],
+  });
 export type SyncRequest = z.infer<typeof SyncRequest>;

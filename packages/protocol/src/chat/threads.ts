@@ -71,6 +71,8 @@ export const THREAD_DEFAULTS = {
 export const ThreadUpdatedEvent = z.object({
   type: z.literal('thread.updated'),
   cid: z.string(),
+  /** Its number in the channel's sequence (see the events' `seq`). */
+  seq: z.number().int().positive().optional(),
   channel_id: z.string().optional(),
   channel_type: z.string().optional(),
   thread: Thread,

@@ -308,6 +308,9 @@ export class ChatChannel extends ChannelMessageActions {
       this.ctx.registerChannel(answer.channel.cid, this);
     }
     this.initialized = true;
+    if (typeof answer.channel.last_seq === 'number') {
+      this.ctx.streamLoaded?.(answer.channel.cid, answer.channel.last_seq);
+    }
     const next = hydrate(this.store.getSnapshot(), answer, this.ctx.currentUser()?.id, limit);
     this.store.set({ ...next, loading: false, loadState: 'idle' });
   }

@@ -20,6 +20,7 @@ import {
 import { TokenManager, type TokenProvider } from '../transport/token-manager.js';
 import type { WebSocketConstructor } from '../transport/websocket.js';
 import { EventEmitter, type EventHandler } from './event-emitter.js';
+import { EventStream } from './event-stream.js';
 import { hookBrowserNetwork } from './browser-network.js';
 import { withEventTotals } from './own-user.js';
 import { Recovery } from './recovery.js';
@@ -95,6 +96,8 @@ export class ChatClient {
   private userId: string | undefined;
   private lastEventAt: string | undefined;
   private readonly recovery: Recovery;
+  /** Per-channel sequences: in-order events, gaps filled through `/sync` (client/event-stream). */
+  readonly stream: EventStream;
   private removeBrowserHooks: (() => void) | undefined;
 
   constructor(private readonly options: ChatClientOptions) {
@@ -120,14 +123,19 @@ export class ChatClient {
           this.api.post('/channels/delivered', { latest_delivered_messages: batch }),
         )
       : undefined;
+    this.stream = new EventStream({
+      api: this.api,
+      logger: this.logger,
+      apply: (event) => this.dispatch(event),
+    });
     this.recovery = new Recovery({
       api: this.api,
       logger: this.logger,
+      stream: this.stream,
       channels: () => this.channels.values(),
       lists: () => this.lists,
       activeChannel: () => this.activeStore.getSnapshot(),
       lastEventAt: () => this.lastEventAt,
-      dispatch: (event) => this.dispatch(event),
       recovered: () => this.emitLocal({ type: 'connection.recovered', online: true }),
     });
   }
@@ -173,6 +181,7 @@ export class ChatClient {
     this.meStore.set(undefined);
     this.userId = undefined;
     this.lastEventAt = undefined;
+    this.stream.reset();
     this.notifications.clear();
     this.connectionStore.set({ status: 'disconnected', online: false });
   }
@@ -295,6 +304,7 @@ export class ChatClient {
       api: this.api,
       logger: this.logger,
       currentUser: () => this.meStore.getSnapshot(),
+      streamLoaded: (cid, seq) => this.stream.loaded(cid, seq),
       registerChannel: (cid, channel) => {
         if (!this.channels.has(cid)) this.channels.set(cid, channel as ChatChannel);
       },
@@ -338,7 +348,7 @@ export class ChatClient {
           ...(anonymous ? { auth_type: 'anonymous' } : { authorization: (await this.tokens.get()) ?? '' }),
         }),
       ...(this.options.longPollFallback ? { longPoll: () => new LongPollSocket(this.api) } : {}),
-      onEvent: (event) => this.dispatch(event),
+      onEvent: (event) => this.stream.receive(event),
       onStatus: (status, detail) => this.handleStatus(status, detail),
       onHealthy: (health, recovered) => this.handleHealthy(health, user, recovered),
     });

@@ -11,6 +11,8 @@ export interface ClientContext {
   readonly logger: Logger;
   /** The connected user, or undefined before connectUser. */
   currentUser(): OwnUser | undefined;
+  /** A channel's state was loaded as of its event `seq` (the query answer's `channel.last_seq`). */
+  streamLoaded?(cid: string, seq: number): void;
   /** Registers a channel under its cid once it is known (distinct channels learn it from the query). */
   registerChannel(cid: string, channel: unknown): void;
   /** Emits a client-side event (e.g. typing.stop after expiry) to `client.on` listeners. */

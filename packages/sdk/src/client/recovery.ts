@@ -1,7 +1,8 @@
-import { CHAT_LIMITS, type ChatEvent, type SyncResponse } from '@caseroom/protocol';
+import { CHAT_LIMITS } from '@caseroom/protocol';
 import type { ChatChannel } from '../channels/channel.js';
 import type { ChannelList } from '../channels/channel-list.js';
 import type { ApiClient } from '../transport/api-client.js';
+import type { EventStream } from './event-stream.js';
 import { toChatApiError } from '../transport/errors.js';
 import type { Logger } from '../transport/logger.js';
 
@@ -12,14 +13,16 @@ export interface RecoveryHost {
   lists(): Iterable<ChannelList>;
   activeChannel(): ChatChannel | undefined;
   lastEventAt(): string | undefined;
-  dispatch(event: ChatEvent): void;
+  /** The per-channel sequences: the sync runs from their cursor and applies through them. */
+  stream: Pick<EventStream, 'catchUp'>;
   recovered(): void;
 }
 
 /**
  * Catch-up after a dropped connection (chat-spec §4 Connection), one run at a time: `POST /sync`
- * since the last event, the lists re-queried (limit 30), the active channel reloaded. A request
- * during a run makes it run once more. Failures are logged and the flow continues.
+ * from the cursor of sequences (and the last event's time for what the cursor does not know), the
+ * lists re-queried (limit 30), the active channel reloaded. A request during a run makes it run once
+ * more. Failures are logged and the flow continues.
  */
 export class Recovery {
   private running: Promise<void> | undefined;
@@ -52,11 +55,7 @@ export class Recovery {
     const since = host.lastEventAt();
     if (since && cids.length > 0) {
       try {
-        const answer = await host.api.post<SyncResponse>('/sync', {
-          channel_cids: cids,
-          last_sync_at: since,
-        });
-        for (const event of answer.events) host.dispatch(event);
+        await host.stream.catchUp(cids, since);
       } catch (error) {
         host.logger('warn', `sync after reconnect failed: ${toChatApiError(error).message}`);
       }

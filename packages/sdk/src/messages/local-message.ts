@@ -102,8 +102,14 @@ export function received(message: Message): LocalMessage {
   return { ...rest, status: 'received' };
 }
 
-/** Orders by creation time; ids break ties so the order is stable across clients. */
+/**
+ * The server's order (`seq`, the same for every page and every reader); a message without one (a local echo the
+ * server has not answered yet) comes after every message that has one, by creation time, ids breaking ties.
+ */
 export function compareMessages(a: Message, b: Message): number {
+  if (a.seq !== undefined && b.seq !== undefined) return a.seq - b.seq;
+  if (a.seq !== undefined) return -1;
+  if (b.seq !== undefined) return 1;
   const at = Date.parse(a.created_at) - Date.parse(b.created_at);
   if (at !== 0 && !Number.isNaN(at)) return at;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;

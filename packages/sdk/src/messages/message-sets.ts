@@ -60,7 +60,10 @@ export function upsertMessage(sets: MessageSets, message: LocalMessage): Message
       const messages = s.messages.map((m) => (m.id === message.id ? message : m));
       return {
         ...s,
-        messages: previous?.created_at === message.created_at ? messages : sortUnique(messages),
+        messages:
+          previous?.created_at === message.created_at && previous.seq === message.seq
+            ? messages
+            : sortUnique(messages),
       };
     });
   }

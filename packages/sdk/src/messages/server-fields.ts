@@ -4,6 +4,7 @@
  */
 export const SERVER_SET_MESSAGE_FIELDS: readonly string[] = [
   'cid',
+  'seq',
   'type',
   'user',
   'user_id',

@@ -20,6 +20,8 @@ export interface FakeChannelRecord {
   createdAt: string;
   createdBy: string;
   hidden: Set<string>;
+  /** The channel's event counter: the `seq` of its last recorded event (as the server's `last_seq`). */
+  lastSeq: number;
 }
 
 /** The channel as `viewer` sees it (`hidden` is per member, as on the server). */
@@ -34,6 +36,7 @@ export function presentChannel(record: FakeChannelRecord, viewer?: string): Chan
     updated_at: record.createdAt,
     ...(last ? { last_message_at: last.created_at } : {}),
     member_count: record.members.length,
+    last_seq: record.lastSeq,
     ...(viewer !== undefined && record.members.includes(viewer) ? { hidden: record.hidden.has(viewer) } : {}),
     frozen: false,
     config: {

@@ -80,6 +80,11 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
   blockWebSockets = false;
   /** When true, new sockets are dropped before their health.check (server down). */
   refuseConnections = false;
+  /**
+   * Channel events still to record without delivering (a server node dying between its commit and its publish):
+   * `/sync` has them, no socket gets them.
+   */
+  skipDeliveries = 0;
   private readonly events: ChatEvent[] = [];
   private readonly failures: { match: RegExp; failure: FakeFailure; times: number }[] = [];
   private tokenVersion = 1;
@@ -154,6 +159,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
       createdAt: this.now(),
       createdBy,
       hidden: new Set(),
+      lastSeq: 0,
     };
     for (const m of record.members) if (!this.users.has(m)) this.users.set(m, { id: m });
     this.channels.set(cid, record);
@@ -188,15 +194,37 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     return created;
   }
 
-  /** Sends an event to every connected member of the channel and records it for `/sync`. */
+  /**
+   * Sends an event to every connected member of the channel and records it for `/sync`. Recorded events take the
+   * channel's next `seq` (a `message.new`'s message takes the same); typing and presence carry none.
+   */
   emit(cid: string, event: ChatEvent, exceptUserId?: string): void {
+    const record = this.channels.get(cid);
+    if (record && !TRANSIENT.test(event.type)) {
+      record.lastSeq += 1;
+      (event as { seq?: number }).seq = record.lastSeq;
+      if (event.type === 'message.new' && event.message.seq === undefined) event.message.seq = record.lastSeq;
+    }
     this.conform(() => checkFrame(event, this.customKeys.options));
-    this.events.push(event);
-    const members = this.channels.get(cid)?.members ?? [];
+    if (record && !TRANSIENT.test(event.type)) {
+      this.events.push(event);
+      if (this.skipDeliveries > 0) {
+        this.skipDeliveries -= 1;
+        return;
+      }
+    }
+    const members = record?.members ?? [];
     for (const socket of this.sockets) {
       if (socket.userId && members.includes(socket.userId) && socket.userId !== exceptUserId)
         socket.push(event);
     }
+  }
+
+  /** The last event recorded for channel `cid` (to hand a client a second copy in tests). */
+  lastEvent(cid: string): ChatEvent {
+    const event = this.events.findLast((e) => 'cid' in e && e.cid === cid);
+    if (!event) throw new Error(`no event recorded for ${cid}`);
+    return event;
   }
 
   /** Sends an event to `userId`'s connections only (notifications, hide/show) and records it. */
@@ -400,6 +428,28 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     return entry.failure;
   }
 
+  /** `POST /sync`: per channel after the cursor's seq (or after `last_sync_at`), members' channels only. */
+  private sync(userId: string, body: Record<string, unknown>) {
+    const cursor = (body.cursor ?? { channels: {} }) as { channels: Record<string, number> };
+    const since = typeof body.last_sync_at === 'string' ? body.last_sync_at : undefined;
+    const cids = new Set([
+      ...((body.channel_cids as string[] | undefined) ?? []),
+      ...Object.keys(cursor.channels),
+    ]);
+    const readable = [...cids].filter((cid) => this.channels.get(cid)?.members.includes(userId));
+    const events = this.events.filter((e) => {
+      const cid = 'cid' in e ? e.cid : undefined;
+      const seq = 'seq' in e ? e.seq : undefined;
+      if (typeof cid !== 'string' || !readable.includes(cid) || typeof seq !== 'number') return false;
+      const after = cursor.channels[cid];
+      if (after !== undefined) return seq > after;
+      return since !== undefined && e.created_at > since;
+    });
+    const channels: Record<string, number> = {};
+    for (const cid of readable) channels[cid] = this.channels.get(cid)?.lastSeq ?? 0;
+    return { events, more: false, cursor: { channels, notifications: 0 } };
+  }
+
   private route(request: FakeRequest): unknown {
     const userId = request.query.user_id ?? '';
     const body = (request.body ?? {}) as Record<string, unknown>;
@@ -408,15 +458,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     if (request.method === 'POST' && request.path === '/channels') {
       return queryChannels(this, userId, body as QueryChannelsRequest);
     }
-    if (request.method === 'POST' && request.path === '/sync') {
-      const since = String(body.last_sync_at ?? '');
-      const cids = new Set((body.channel_cids as string[] | undefined) ?? []);
-      return {
-        events: this.events.filter(
-          (e) => 'cid' in e && typeof e.cid === 'string' && cids.has(e.cid) && e.created_at > since,
-        ),
-      };
-    }
+    if (request.method === 'POST' && request.path === '/sync') return this.sync(userId, body);
     const extra = routeExtras(this, request, segments, body, userId);
     if (extra !== undefined) return extra;
     if (segments[0] === 'channels' && request.method === 'POST') {
@@ -430,6 +472,9 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     throw new HttpError(404, 16, `${request.method} ${request.path} does not exist`);
   }
 }
+
+/** Events that are not recorded and carry no seq. */
+const TRANSIENT = /^(typing\.|user\.|health\.|capabilities\.|notification\.)/;
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });

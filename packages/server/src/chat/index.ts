@@ -5,6 +5,8 @@ import type { ChatContext } from './context.js';
 import { unsafeRequestInput } from '../platform/safe-input.js';
 import { ChatError, inputError } from './errors.js';
 import { Realtime } from './realtime/fanout.js';
+import { Relay } from './realtime/relay.js';
+import { JobRunner } from './jobs.js';
 import { RevocationSync } from './realtime/revocations.js';
 import { pruneEvents } from './actions/sync.js';
 import { pruneTasks } from './actions/tasks.js';
@@ -36,12 +38,18 @@ export interface ChatModule {
   server: ChatServerApi;
   /** Per-user, per-endpoint rate limits (configurable, e.g. by tests). */
   rateLimits: RateLimits;
+  /** The fan-out (tests reach its hooks, e.g. `dropPublishes`). */
+  realtime: Realtime;
+  /** The relay of recorded events the bus did not bring (realtime/relay). */
+  relay: Relay;
+  /** Scheduled jobs: event and task pruning (chat/jobs). */
+  jobs: JobRunner;
   /** Closes sockets and bus subscriptions. */
   close(): Promise<void>;
 }
 
-/** How often a node drops events past the sync retention window. */
-const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+/** How often the event table and the task table are pruned. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * The safety net behind the validators: PostgreSQL refused a value (SQLSTATE class 22, data exception: bad text,
@@ -124,16 +132,27 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
     { prefix: '/chat' },
   );
 
+  const relay = new Relay(platform.db, realtime, platform.log);
+  await relay.start();
+  const jobs = new JobRunner(platform.db, platform.log, [
+    { name: 'prune-events', everyMs: PRUNE_EVERY_MS, run: (now) => pruneEvents(ctx, now) },
+    { name: 'prune-tasks', everyMs: PRUNE_EVERY_MS, run: () => pruneTasks(ctx) },
+  ]);
+  await jobs.start();
+  // Revocations are pruned on every node (each keeps them in memory too), not as a one-node job.
   const prune = setInterval(() => {
-    pruneTasks(ctx).catch((err: unknown) => platform.log.warn({ err }, 'pruning chat tasks failed'));
-    pruneEvents(ctx).catch((err: unknown) => platform.log.warn({ err }, 'pruning chat events failed'));
     revocations.prune().catch((err: unknown) => platform.log.warn({ err }, 'pruning revocations failed'));
-  }, PRUNE_INTERVAL_MS);
+  }, PRUNE_EVERY_MS);
   prune.unref();
 
   return {
     server: createServerApi(ctx),
+    realtime,
+    relay,
+    jobs,
     close: async () => {
+      relay.stop();
+      jobs.stop();
       clearInterval(prune);
       revocations.stop();
       await realtime.close();

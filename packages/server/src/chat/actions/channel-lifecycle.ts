@@ -2,7 +2,7 @@ import type { Actor, ChatContext } from '../context.js';
 import { notAllowed } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
 import { presentChannel } from '../presenters/channel.js';
-import { write } from '../realtime/outbox.js';
+import { lockSeq, write } from '../realtime/outbox.js';
 import { getChannel, memberIds, setUnreadSql, unreadSql } from '../store/channels.js';
 import { channelIds } from '../views/messages.js';
 
@@ -54,6 +54,7 @@ export async function truncateChannel(ctx: ChatContext, actor: Actor, cid: strin
   return write(ctx, async (q, out) => {
     const access = await channelForActor(q, actor, cid);
     requireCapability(access, 'update-channel', 'truncate the channel');
+    await lockSeq(q, out, cid);
     await q.query('UPDATE chat_channels SET truncated_at = now(), updated_at = now() WHERE cid = $1', [cid]);
     await q.query(`UPDATE chat_members m SET ${setUnreadSql('m', '0')} WHERE m.cid = $1`, [cid]);
     const channel = await getChannel(q, cid);
@@ -73,6 +74,7 @@ export async function deleteChannel(ctx: ChatContext, actor: Actor, cid: string)
   return write(ctx, async (q, out) => {
     const access = await channelForActor(q, actor, cid);
     requireCapability(access, 'delete-channel', 'delete the channel');
+    await lockSeq(q, out, cid);
     await q.query('UPDATE chat_channels SET deleted_at = now(), updated_at = now() WHERE cid = $1', [cid]);
     const presented = presentChannel(access.channel, undefined);
     out.channelEvent(await memberIds(q, cid), {

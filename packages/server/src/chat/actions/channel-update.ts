@@ -6,15 +6,8 @@ import type { Actor, ChatContext } from '../context.js';
 import { inputError } from '../errors.js';
 import { channelForActor, requireCapability, type ChannelAccess } from '../policy/channel-access.js';
 import { presentChannel, presentMember } from '../presenters/channel.js';
-import { write, type Outbox } from '../realtime/outbox.js';
-import {
-  getChannel,
-  getMember,
-  lockChannel,
-  MEMBER_COLUMNS,
-  memberIds,
-  readerSql,
-} from '../store/channels.js';
+import { lockSeq, write, type Outbox } from '../realtime/outbox.js';
+import { getChannel, getMember, MEMBER_COLUMNS, memberIds, readerSql } from '../store/channels.js';
 import type { ChannelRow, MemberRow } from '../store/rows.js';
 import { ownCapabilities } from '../policy/capabilities.js';
 import { loadRules } from '../store/policy.js';
@@ -80,7 +73,7 @@ export async function updateChannelPartial(
   return write(ctx, async (q, out) => {
     const access = await channelForActor(q, actor, cid);
     checkPartial(access, actor, set, unset, ctx.protectedChannelFields);
-    await lockChannel(q, cid);
+    await lockSeq(q, out, cid);
     const columns: string[] = [];
     const params: unknown[] = [cid];
     const p = (v: unknown) => {
@@ -183,7 +176,7 @@ export async function addMembers(
   await write(ctx, async (q, out) => {
     const access = await channelForActor(q, actor, cid);
     requireCapability(access, 'update-channel-members', 'add members');
-    await lockChannel(q, cid);
+    await lockSeq(q, out, cid);
     const ids = [...new Set(userIds)];
     const known = await getUsers(q, ids);
     const missing = ids.filter((id) => !known.has(id));
@@ -216,7 +209,7 @@ export async function removeMembers(
     const self = actor.kind === 'user' && userIds.every((id) => id === actor.userId);
     if (self) requireCapability(access, 'leave-channel', 'leave the channel');
     else requireCapability(access, 'update-channel-members', 'remove members');
-    await lockChannel(q, cid);
+    await lockSeq(q, out, cid);
     const audience = await memberIds(q, cid);
     for (const id of new Set(userIds)) {
       // Any member row goes, pending invites included (removing one cancels the invite).

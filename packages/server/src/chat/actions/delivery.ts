@@ -2,7 +2,7 @@ import type { Actor, ChatContext } from '../context.js';
 import { notAllowed } from '../errors.js';
 import { canReadChannel } from '../policy/capabilities.js';
 import { presentUser } from '../presenters/user.js';
-import { write } from '../realtime/outbox.js';
+import { lockSeq, write } from '../realtime/outbox.js';
 import { getChannel, getMember, memberIds } from '../store/channels.js';
 import { getMessage } from '../store/messages.js';
 import { getUser } from '../store/users.js';
@@ -28,6 +28,7 @@ export async function markDelivered(
       const member = channel ? await getMember(q, cid, userId) : undefined;
       const message = await getMessage(q, id);
       if (!channel || !canReadChannel({ member }) || message?.cid !== cid) continue;
+      await lockSeq(q, out, cid);
       const res = await q.query<{ last_delivered_at: Date }>(
         `UPDATE chat_members SET last_delivered_at = $3, last_delivered_message_id = $4
           WHERE cid = $1 AND user_id = $2 AND (last_delivered_at IS NULL OR last_delivered_at < $3)

@@ -4,8 +4,8 @@ import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed, notFound } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
 import { presentChannel, presentMember } from '../presenters/channel.js';
-import { write, type Outbox } from '../realtime/outbox.js';
-import { getChannel, getMember, lockChannel, memberIds } from '../store/channels.js';
+import { lockSeq, write, type Outbox } from '../realtime/outbox.js';
+import { getChannel, getMember, memberIds } from '../store/channels.js';
 import { getRole } from '../store/policy.js';
 import type { ChannelRow } from '../store/rows.js';
 import { getUsers } from '../store/users.js';
@@ -31,7 +31,7 @@ export async function inviteMembers(ctx: ChatContext, actor: Actor, cid: string,
   await write(ctx, async (q, out) => {
     const access = await channelForActor(q, actor, cid);
     requireCapability(access, 'update-channel-members', 'invite members');
-    await lockChannel(q, cid);
+    await lockSeq(q, out, cid);
     const ids = [...new Set(userIds)];
     const known = await getUsers(q, ids);
     const missing = ids.filter((id) => !known.has(id));
@@ -69,6 +69,7 @@ export async function answerInvite(ctx: ChatContext, actor: Actor, cid: string, 
     if (member.invite_accepted_at || member.invite_rejected_at) {
       throw inputError('the invite was already answered');
     }
+    await lockSeq(q, out, cid);
     await q.query(
       `UPDATE chat_members SET ${accept ? 'invite_accepted_at' : 'invite_rejected_at'} = now(),
               last_read = now(), updated_at = now()
@@ -96,7 +97,7 @@ export async function assignRoles(
   await write(ctx, async (q, out) => {
     const access = await channelForActor(q, actor, cid);
     requireCapability(access, 'update-channel-members', 'change member roles');
-    await lockChannel(q, cid);
+    await lockSeq(q, out, cid);
     for (const { user_id, channel_role } of roles) {
       const role = await getRole(q, channel_role);
       if (role?.scope !== 'channel') throw inputError(`"${channel_role}" is not a channel role`);

@@ -5,7 +5,7 @@ import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed } from '../errors.js';
 import { requireCapability, type ChannelAccess } from '../policy/channel-access.js';
 import { RESERVED_MESSAGE_FIELDS } from '../presenters/message.js';
-import { write } from '../realtime/outbox.js';
+import { lockSeqOfMessage, write } from '../realtime/outbox.js';
 import { recordEdit } from './message-history.js';
 import { recountUnread } from './message-moderation.js';
 import { checkCustomSize, mergedCustom } from './custom.js';
@@ -127,6 +127,8 @@ export async function updateMessage(
   full: boolean,
 ): Promise<Message> {
   return write(ctx, async (q, out) => {
+    // The channel first, then the message: every write takes its locks in that order.
+    await lockSeqOfMessage(q, out, id);
     await lockMessageForEdit(q, id);
     const { row, access } = await messageForActor(q, actor, id);
     const updated = await applyEdit(q, actor, row, access, set, unset, full);
@@ -153,6 +155,7 @@ export async function deleteMessage(
   mode: 'soft' | 'hard' | 'for-me',
 ): Promise<Message> {
   return write(ctx, async (q, out) => {
+    if (mode !== 'for-me') await lockSeqOfMessage(q, out, id);
     const { row, access } = await messageForActor(q, actor, id);
     const ids = channelIds(access.channel);
     const now = new Date().toISOString();

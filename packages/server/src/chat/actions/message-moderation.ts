@@ -3,7 +3,7 @@ import type { Queryable } from '../../platform/db.js';
 import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
-import { write } from '../realtime/outbox.js';
+import { lockSeqOfMessage, write } from '../realtime/outbox.js';
 import { messageInViewSql } from '../policy/read-access.js';
 import { memberIds } from '../store/channels.js';
 import type { MessageRow } from '../store/rows.js';
@@ -60,6 +60,7 @@ export async function flagMessage(ctx: ChatContext, actor: Actor, messageId: str
  */
 export async function undeleteMessage(ctx: ChatContext, actor: Actor, messageId: string): Promise<Message> {
   return write(ctx, async (q, out) => {
+    await lockSeqOfMessage(q, out, messageId);
     const { row, access } = await messageForActor(q, actor, messageId);
     requireCapability(access, 'delete-any-message', 'undelete messages');
     if (row.type !== 'deleted') throw inputError('the message is not deleted');

@@ -191,15 +191,16 @@ const insertPlainMessage = prepared(
     'boolean',
     'int',
     'chat_events[]',
+    'bigint',
   ],
   () => `WITH ins AS (
-       INSERT INTO chat_messages (id, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
+       INSERT INTO chat_messages (id, seq, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
                                   mentioned_users, attachments, custom, silent, poll_id)
-       VALUES ($1, $2, $3, $4, $5, NULL, false, NULL, $6, $7, $8, $9, $10)
+       VALUES ($1, $15, $2, $3, $4, $5, NULL, false, NULL, $6, $7, $8, $9, $10)
        ON CONFLICT (id) DO NOTHING RETURNING id, seq, created_at),
      channel AS (
        UPDATE chat_channels ch SET last_message_at = ins.created_at, updated_at = ins.created_at,
-              unread_seq = ch.unread_seq + $11
+              unread_seq = ch.unread_seq + $11, last_seq = $15
          FROM ins WHERE ch.cid = $2),
      unhide AS (
        UPDATE chat_members m SET hidden = false
@@ -209,9 +210,9 @@ const insertPlainMessage = prepared(
               unread_seq = $13, hidden = false
          FROM ins WHERE m.cid = $2 AND m.user_id = $3 AND $12),
      events AS (
-       INSERT INTO chat_events (cid, user_id, type, payload, created_at)
-       SELECT e.cid, e.user_id, e.type, e.payload, e.created_at
-         FROM unnest($14) WITH ORDINALITY AS e(seq, cid, user_id, type, payload, created_at, n)
+       INSERT INTO chat_events (cid, seq, user_id, type, message_id, payload, created_at)
+       SELECT e.cid, e.seq, e.user_id, e.type, e.message_id, e.payload, e.created_at
+         FROM unnest($14) WITH ORDINALITY AS e(id, cid, seq, user_id, type, message_id, payload, created_at, n)
         WHERE EXISTS (SELECT 1 FROM ins) ORDER BY e.n)
      SELECT seq FROM ins`,
 );
@@ -238,9 +239,11 @@ async function sendPlainMessage(
   const attachments = JSON.stringify(input.attachments ?? []);
   const custom = JSON.stringify(f.custom);
   // JSON through JSON.parse as the column gives it back (jsonb orders keys), so the answer is the same bytes.
+  // The message takes the seq its `message.new` takes: the next number of the channel's counter (locked).
+  const seq = out.nextSeq(cid);
   const row: MessageRow = {
     id: f.id,
-    seq: 0,
+    seq,
     cid,
     user_id: f.userId,
     type: f.type,
@@ -267,8 +270,11 @@ async function sendPlainMessage(
   };
   const message = presentMessage(row, newMessageLookups(row, access.users));
   stageNewMessage(out, channel, audience, f.userId, row, message, true);
-  // The records as `chat_events` rows (`seq` left to its default), in the order they were staged.
+  // The records as `chat_events` rows (`id` left to its default), in the order they were staged; the channel's
+  // counter is written back by the same statement (`$15`: this write stages only the message's event).
   const events = out.takeRecords().map((r) => `ROW(NULL, ${r.slice(1)}::chat_events`);
+  const counters = out.takeCounters();
+  if (counters.length !== 1 || counters[0]?.[1] !== seq) throw new Error('a plain send numbers one event');
   const inserted = await q.commit<{ seq: number }>(
     insertPlainMessage([
       f.id,
@@ -285,11 +291,12 @@ async function sendPlainMessage(
       readsOwn,
       channel.unread_seq + f.counts,
       { sql: `ARRAY[${events.join(', ')}]::chat_events[]` },
+      seq,
     ]),
   );
   const written = inserted.rows[0];
   if (!written) throw duplicateId(f.id);
-  return { row: { ...row, seq: written.seq }, message };
+  return { row, message };
 }
 
 /** Writes a new message and its effects (order, counters, unread state) and stages its events. */
@@ -313,6 +320,7 @@ export async function doSendMessage(
     userId ? [userId, ...mentionedInput] : mentionedInput,
   );
   const { channel } = access;
+  out.locked(channel.cid, channel.last_seq);
   checkLength(input.text ?? '', maxMessageLength(channel));
   await checkNotBlocked(q, cid, channel.member_count, userId);
   const parent = await checkReferences(q, channel, input, access);
@@ -335,9 +343,9 @@ export async function doSendMessage(
     `WITH audience AS (SELECT user_id FROM chat_members WHERE cid = $2 AND ${readerSql()}),
      own AS (SELECT EXISTS (SELECT 1 FROM audience WHERE user_id = $3) AS reads),
      ins AS (
-       INSERT INTO chat_messages (id, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
+       INSERT INTO chat_messages (id, seq, cid, user_id, type, text, parent_id, show_in_channel, quoted_message_id,
                                   mentioned_users, attachments, custom, silent, poll_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
+       VALUES ($1, $17, $2, $3, $4, $5, $6, $7, $8,
                ARRAY(SELECT x.u FROM unnest($9::text[]) WITH ORDINALITY AS x(u, i)
                       WHERE x.u IN (SELECT user_id FROM audience) ORDER BY x.i),
                $10, $11, $12, $13)
@@ -372,6 +380,7 @@ export async function doSendMessage(
       inMainList,
       counts,
       channel.unread_seq + counts,
+      out.nextSeq(cid),
     ],
   );
   const first = inserted.rows[0];

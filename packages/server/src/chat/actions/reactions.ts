@@ -4,7 +4,7 @@ import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed, notFound } from '../errors.js';
 import { requireCapability } from '../policy/channel-access.js';
 import { presentReaction } from '../presenters/message.js';
-import { write } from '../realtime/outbox.js';
+import { lockSeq, write } from '../realtime/outbox.js';
 import { checkCustomSize } from './custom.js';
 import { memberIds } from '../store/channels.js';
 import type { MessageRow, ReactionRow } from '../store/rows.js';
@@ -52,6 +52,7 @@ export async function sendReaction(
     delete custom.message_id;
     delete custom.user;
     checkCustomSize('reaction', custom);
+    await lockSeq(q, out, row.cid);
     if (req.enforce_unique) {
       await q.query('DELETE FROM chat_reactions WHERE message_id = $1 AND user_id = $2 AND type <> $3', [
         messageId,
@@ -93,6 +94,7 @@ export async function deleteReaction(
   const userId = userOnly(actor);
   return write(ctx, async (q, out) => {
     const { row, access } = await messageForActor(q, actor, messageId);
+    await lockSeq(q, out, row.cid);
     const { rows } = await q.query<ReactionRow>(
       'DELETE FROM chat_reactions WHERE message_id = $1 AND user_id = $2 AND type = $3 RETURNING *',
       [messageId, userId, type],

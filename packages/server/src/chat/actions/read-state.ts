@@ -4,7 +4,7 @@ import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
 import { presentUser } from '../presenters/user.js';
-import { write } from '../realtime/outbox.js';
+import { lockSeq, write } from '../realtime/outbox.js';
 import { memberIds, setUnreadSql, unreadSql } from '../store/channels.js';
 import { getMessage } from '../store/messages.js';
 import { getUser, unreadTotals } from '../store/users.js';
@@ -46,6 +46,7 @@ export async function markRead(ctx: ChatContext, actor: Actor, cid: string, mess
       );
       readId = last.rows[0]?.id ?? null;
     }
+    await lockSeq(q, out, cid);
     const unread = (await q.query<{ n: number }>(UNREAD_AFTER, [cid, seq, userId])).rows[0]?.n ?? 0;
     const held = await q.query<{ last_read: Date; last_read_message_id: string | null; unread: number }>(
       `SELECT m.last_read, m.last_read_message_id, ${unreadSql('m')}::int AS unread

@@ -98,7 +98,9 @@ export async function searchMessages(
       const col = s.field === 'updated_at' ? 'm.updated_at' : 'm.created_at';
       return { sql: col, cast: 'timestamptz', desc };
     }),
+    // `seq` orders one channel; the id breaks ties between channels (same time, same seq).
     { sql: 'm.seq', cast: 'bigint', desc: true },
+    { sql: 'm.id', cast: 'text', desc: true },
   ];
   if (req.next !== undefined) where.push(keysetCondition(keys, decodeCursor(keys, req.next), p));
   const sql = `SELECT m.*, ${keys.map((k, i) => `(${k.sql})::text AS k${i}`).join(', ')} FROM chat_messages m

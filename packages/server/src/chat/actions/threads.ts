@@ -11,7 +11,7 @@ import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed, notFound } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
 import { presentUser } from '../presenters/user.js';
-import { write } from '../realtime/outbox.js';
+import { lockSeq, write } from '../realtime/outbox.js';
 import { checkCustomSize, mergedCustom } from './custom.js';
 import { messageInViewSql, readableChannelSql } from '../policy/read-access.js';
 import { memberIds } from '../store/channels.js';
@@ -145,6 +145,7 @@ export async function updateThread(
       'update this thread',
     );
     const { title, ...custom } = set;
+    await lockSeq(q, out, row.cid);
     const stored = await q.query<{ custom: Record<string, unknown> }>(
       'SELECT custom FROM chat_threads WHERE parent_id = $1 FOR UPDATE',
       [parentId],
@@ -184,6 +185,7 @@ export async function markThreadRead(ctx: ChatContext, actor: Actor, cid: string
     requireCapability(access, 'read-events', 'send read events');
     const { row } = await messageForActor(q, actor, parentId);
     if (row.cid !== cid || row.parent_id) throw inputError(`message ${parentId} is not a thread of ${cid}`);
+    await lockSeq(q, out, cid);
     const last = await q.query<{ id: string }>(
       'SELECT id FROM chat_messages WHERE parent_id = $1 ORDER BY seq DESC LIMIT 1',
       [parentId],

@@ -97,14 +97,23 @@ export async function markAllRead(ctx: ChatContext, actor: Actor) {
     throw notAllowed('read state belongs to a user; use a user token');
   const userId = actor.userId;
   await write(ctx, async (q, out) => {
+    // The channels with something unread are locked first, in one order (by cid), before member rows change:
+    // their events take the channels' counters (realtime/outbox), and locks go channel first everywhere.
+    const locked = await q.query<{ cid: string; last_seq: number }>(
+      `SELECT c.cid, c.last_seq FROM chat_channels c JOIN chat_members m ON m.cid = c.cid
+        WHERE m.user_id = $1 AND ${UNREAD} > 0 ORDER BY c.cid FOR UPDATE OF c`,
+      [userId],
+    );
+    for (const c of locked.rows) out.locked(c.cid, c.last_seq);
     const { rows } = await q.query<{ cid: string; type: string; id: string }>(
       `UPDATE chat_members m SET last_read = now(), ${setUnreadSql('m', '0')}, updated_at = now(),
               last_read_message_id = (SELECT x.id FROM chat_messages x WHERE x.cid = m.cid
                                         AND (x.parent_id IS NULL OR x.show_in_channel) ORDER BY x.seq DESC LIMIT 1)
          FROM chat_channels c
-        WHERE c.cid = m.cid AND m.user_id = $1 AND ${UNREAD} > 0 AND ${readableChannelSql('c', 'm')}
+        WHERE c.cid = m.cid AND m.user_id = $1 AND ${UNREAD} > 0 AND m.cid = ANY($2)
+          AND ${readableChannelSql('c', 'm')}
         RETURNING m.cid, c.type, c.id`,
-      [userId],
+      [userId, locked.rows.map((c) => c.cid)],
     );
     await q.query('UPDATE chat_thread_reads SET unread_count = 0, last_read = now() WHERE user_id = $1', [
       userId,

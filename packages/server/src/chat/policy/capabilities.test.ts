@@ -23,6 +23,7 @@ const channel = (over: Partial<ChannelRow> = {}): ChannelRow => ({
   truncated_at: null,
   deleted_at: null,
   unread_seq: 0,
+  last_seq: 0,
   member_count: 2,
   config: {},
   ...over,

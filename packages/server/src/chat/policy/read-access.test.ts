@@ -170,7 +170,7 @@ describe('the read rule: SQL and JS agree', () => {
       );
       const id = `msg-${i}`;
       await db.query(
-        `INSERT INTO chat_messages (id, cid, user_id, created_at) VALUES ($1, $2, 'other', $3)`,
+        `INSERT INTO chat_messages (id, seq, cid, user_id, created_at) VALUES ($1, 1, $2, 'other', $3)`,
         [id, cid, at(k.at ?? 10)],
       );
       if (k.hidden) await db.query(`INSERT INTO chat_message_hidden VALUES ($1, 'viewer')`, [id]);
@@ -234,13 +234,13 @@ describe('the read rule: SQL and JS agree', () => {
         `INSERT INTO chat_members (cid, user_id, invited, created_at) VALUES ($1, 'viewer', $2, $3)`,
         [cid, k.reader === false, at(k.joined)],
       );
-      const { rows } = await db.query<{ seq: number }>(
-        `INSERT INTO chat_events (cid, type, payload, created_at) VALUES ($1, 'message.new', '{}', $2) RETURNING seq`,
+      const { rows } = await db.query<{ id: number }>(
+        `INSERT INTO chat_events (cid, seq, type, payload, created_at) VALUES ($1, 1, 'message.new', '{}', $2) RETURNING id`,
         [cid, at(k.event)],
       );
       const sql = await db.query<{ gets: boolean }>(
-        `SELECT ${syncEventReadableSql('e', '$2')} AS gets FROM chat_events e WHERE e.seq = $1`,
-        [rows[0]!.seq, 'viewer'],
+        `SELECT ${syncEventReadableSql('e', '$2')} AS gets FROM chat_events e WHERE e.id = $1`,
+        [rows[0]!.id, 'viewer'],
       );
       expect({ case: k.name, gets: sql.rows[0]!.gets }).toEqual({ case: k.name, gets: k.gets });
     }

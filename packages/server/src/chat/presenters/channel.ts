@@ -9,6 +9,7 @@ import { presentUser, presentUserOnce } from './user.js';
 /** Column-backed channel fields; custom data may not shadow them. */
 export const RESERVED_CHANNEL_FIELDS = new Set([
   'id',
+  'last_seq',
   'type',
   'cid',
   'team',
@@ -64,6 +65,7 @@ export function presentChannel(
     disabled: row.disabled,
     cooldown: row.cooldown,
     ...(row.truncated_at ? { truncated_at: iso(row.truncated_at) } : {}),
+    ...(typeof row.last_seq === 'number' ? { last_seq: row.last_seq } : {}),
     ...(member ? { hidden: member.hidden, muted: isMuted(member), blocked: member.blocked === true } : {}),
     config: presentConfig(row),
     own_capabilities: viewer ? ownCapabilities(row, viewer) : [],

@@ -9,6 +9,7 @@ import { presentUnknownUser, presentUser, presentUserOnce } from './user.js';
 export const RESERVED_MESSAGE_FIELDS = new Set([
   'id',
   'cid',
+  'seq',
   'text',
   'type',
   'user',
@@ -76,6 +77,8 @@ function presentCore(row: MessageRow, lookups: MessageLookups): Message {
     ...(deleted ? {} : custom),
     id: row.id,
     cid: row.cid,
+    // The message's place in its channel (the seq of its `message.new` event): every reader's order.
+    seq: row.seq,
     // A deleted message keeps its row for threads and quotes, but never its content; a removed one says so.
     text: removed ? MESSAGE_REMOVED_TEXT : deleted ? '' : row.text,
     type: deleted ? 'deleted' : (row.type as Message['type']),

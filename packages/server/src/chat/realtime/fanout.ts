@@ -60,6 +60,13 @@ export class Realtime {
   private deliveries = 0;
   /** Set once the node shuts down: connections closing then leave the database alone. */
   closing = false;
+  /**
+   * Test hook: when set, {@link publish} drops the deliveries, as a node that dies between its commit and its
+   * publish does (the events are in `chat_events`; realtime/relay delivers them).
+   */
+  dropPublishes = false;
+  /** Channel events delivered on this node, `cid#seq` -> when: each is delivered once (bus or relay). */
+  private readonly delivered = new Map<string, number>();
 
   constructor(
     private readonly bus: Bus,
@@ -72,6 +79,7 @@ export class Realtime {
 
   /** Sends each delivery to its audience on every node. Call only after the write committed. */
   async publish(deliveries: readonly Delivery[]): Promise<void> {
+    if (this.dropPublishes) return;
     for (const delivery of deliveries) {
       if (delivery.users.length === 0) continue;
       await this.bus
@@ -150,6 +158,35 @@ export class Realtime {
     };
   }
 
+  /**
+   * Marks channel event `cid`/`seq` delivered on this node; false when it was already (the bus and the relay may
+   * both bring it).
+   */
+  firstDelivery(cid: string, seq: number): boolean {
+    const key = `${cid}#${seq}`;
+    if (this.delivered.has(key)) return false;
+    this.delivered.set(key, Date.now());
+    return true;
+  }
+
+  /** True when channel event `cid`/`seq` was delivered on this node (within the memory of {@link forgetBefore}). */
+  wasDelivered(cid: string, seq: number): boolean {
+    return this.delivered.has(`${cid}#${seq}`);
+  }
+
+  /** Forgets deliveries older than `ms` (oldest first: the map keeps insertion order). */
+  forgetBefore(ms: number): void {
+    for (const [key, at] of this.delivered) {
+      if (at >= ms) break;
+      this.delivered.delete(key);
+    }
+  }
+
+  /** Delivers to this node's sockets only (the relay's way in: every node relays for its own connections). */
+  deliverLocal(delivery: Delivery): void {
+    this.receive({ kind: 'event', delivery });
+  }
+
   private receive(envelope: Envelope): void {
     if (envelope.kind === 'inactive') {
       if (envelope.on) this.inactive.add(envelope.userId);
@@ -178,6 +215,8 @@ export class Realtime {
     }
     const { users, event, watch, presence } = envelope.delivery;
     const cid = 'cid' in event && typeof event.cid === 'string' ? event.cid : undefined;
+    const seq = 'seq' in event && typeof event.seq === 'number' ? event.seq : undefined;
+    if (cid !== undefined && seq !== undefined && !this.firstDelivery(cid, seq)) return;
     // The audience's rules are the same for every member: decided once here, checked per connection below.
     const byWatch = watch !== undefined && cid !== undefined && cid !== '';
     const mustWatch = watch === 'watching';

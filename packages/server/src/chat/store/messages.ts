@@ -100,7 +100,11 @@ export async function listMessages(
 
   // A message id's place is read inside the page's statement (one round trip); only an empty page looks again,
   // to refuse an id that does not exist.
-  const seqAt = (id: string) => `(SELECT s.seq FROM chat_messages s WHERE s.id = ${p(id)})`;
+  // Seqs are per channel: a message of another channel has no place in this one (an empty page).
+  const seqAt = (id: string) => {
+    const where = `s.id = ${p(id)}${'cid' in scope ? ` AND s.cid = ${p(scope.cid)}` : ''}`;
+    return `(SELECT s.seq FROM chat_messages s WHERE ${where})`;
+  };
   const checked = async (rows: MessageRow[], id: string) => {
     if (rows.length === 0) await seqOf(id);
     return rows;

@@ -37,6 +37,8 @@ export interface ChannelRow {
   deleted_at: Date | null;
   /** Messages so far that count as unread (see store/channels `unreadSql`). */
   unread_seq: number;
+  /** The channel's event counter: the `seq` of its last recorded event (realtime/outbox numbers events from it). */
+  last_seq: number;
   /** Computed by the loaders. */
   member_count: number;
   /** The channel type's stored settings (differences over the defaults), joined by the loaders. */

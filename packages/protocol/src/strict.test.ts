@@ -29,8 +29,8 @@ describe('strictSchema', () => {
   it('refuses a key a plain object does not declare, at any depth, which the schema itself lets through', () => {
     const event = { type: 'message.new', cid: 'messaging:a', message, created_at: message.created_at };
     expect(strictSchema(ServerEvent).safeParse(event).success).toBe(true);
-    expect(ServerEvent.safeParse({ ...event, seq: 4 }).success).toBe(true);
-    expect(strictSchema(ServerEvent).safeParse({ ...event, seq: 4 }).success).toBe(false);
+    expect(ServerEvent.safeParse({ ...event, position: 4 }).success).toBe(true);
+    expect(strictSchema(ServerEvent).safeParse({ ...event, position: 4 }).success).toBe(false);
     const nested = { ...event, message: { ...message, latest_reactions: [{ extra: 1 }] } };
     expect(strictSchema(ServerEvent).safeParse(nested).success).toBe(false);
   });

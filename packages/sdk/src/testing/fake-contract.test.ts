@@ -13,11 +13,11 @@ describe('FakeChatServer and the protocol', () => {
       cid: 'messaging:general',
       created_at: message.created_at,
       message,
-      seq: 7,
+      position: 7,
     } as unknown as ChatEvent;
     expect(() => server.emit('messaging:general', drifted)).toThrow(ContractError);
     expect(server.contractErrors).toHaveLength(1);
-    expect(server.contractErrors[0]?.message).toContain('seq');
+    expect(server.contractErrors[0]?.message).toContain('position');
   });
 
   it('lets the custom data a test or client set come back, and checks every answer a client gets', async () => {

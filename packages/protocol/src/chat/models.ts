@@ -37,7 +37,8 @@ export type OwnUser = z.infer<typeof OwnUser>;
 export const MessageType = z.enum(['regular', 'reply', 'system', 'error', 'deleted', 'ephemeral']);
 export type MessageType = z.infer<typeof MessageType>;
 
-export const Reaction = z.object({
+/** A reaction; custom fields a client set on it ride at the top level. */
+export const Reaction = z.looseObject({
   type: z.string(),
   score: z.number(),
   user_id: z.string(),

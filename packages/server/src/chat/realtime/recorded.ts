@@ -96,6 +96,8 @@ export async function presentRecorded(
   const events: WireEvent[] = [];
   for (const r of rows) {
     const event = {
+      // The row's time is the event's (a payload always carries it too; the column is the one sync orders by).
+      created_at: r.created_at.toISOString(),
       ...r.payload,
       type: r.type,
       ...(r.cid !== null ? { cid: r.cid } : {}),

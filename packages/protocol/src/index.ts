@@ -14,3 +14,5 @@ export * from './chat/message-queries.js';
 export * from './chat/api-requests.js';
 export * from './chat/admin-requests.js';
 export * from './chat/api.js';
+export * from './strict.js';
+export * from './contract.js';

@@ -1,6 +1,55 @@
+import { checkAnswer, checkFrame, CustomKeys } from '@caseroom/protocol';
 import { afterAll, beforeAll } from 'vitest';
 import WebSocket from 'ws';
 import { ChatClient, type ChatClientOptions } from '../src/index.js';
+
+/**
+ * The protocol as the contract on the wire (issue 13 §8): what the real server answers and sends these clients is
+ * parsed with the protocol's schemas, strictly. A violation is thrown where the client would read it, and also as an
+ * unhandled error, so a client that swallows a failed request cannot hide it.
+ */
+const customKeys = new CustomKeys();
+
+function report(err: unknown): never {
+  queueMicrotask(() => {
+    throw err;
+  });
+  throw err;
+}
+
+/** `fetch` that checks every chat answer against its endpoint's response schema. */
+export const checkedFetch: typeof fetch = async (input, init) => {
+  if (typeof init?.body === 'string') customKeys.learn(JSON.parse(init.body) as unknown);
+  const res = await fetch(input, init);
+  const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+  const text = await res.clone().text();
+  try {
+    checkAnswer(
+      init?.method ?? 'GET',
+      url.pathname,
+      res.status,
+      text ? JSON.parse(text) : {},
+      customKeys.options,
+    );
+  } catch (err) {
+    report(err);
+  }
+  return res;
+};
+
+/** A `ws` WebSocket that checks every frame the server sends against its event's schema. */
+export class CheckedWebSocket extends WebSocket {
+  constructor(address: string | URL, protocols?: string | string[]) {
+    super(address, protocols);
+    this.on('message', (data: WebSocket.RawData) => {
+      try {
+        checkFrame(JSON.parse(String(data)) as unknown, customKeys.options);
+      } catch (err) {
+        report(err);
+      }
+    });
+  }
+}
 
 /**
  * The parts of the server's test helper these suites use. The helper lives in the server package,
@@ -49,7 +98,8 @@ export async function connectTo(
   const client = new ChatClient({
     apiKey: server.config.chatApiKey,
     baseUrl: `${server.url}/chat`,
-    WebSocket,
+    WebSocket: CheckedWebSocket,
+    fetch: checkedFetch,
     ...options,
   });
   await client.connectUser({ id }, () => server.app.chat.server.createToken(id));

@@ -28,6 +28,17 @@ export async function buildApp(platform: Platform): Promise<App> {
     loggerInstance: platform.log as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
     trustProxy: fastifyTrustProxy(platform.config.trustProxy),
+    // Errors the router raises before any route (a path parameter too long, a malformed URL): under /chat they are
+    // chat errors like every other (chat-spec §8 body, code 4), elsewhere Fastify's usual body.
+    frameworkErrors: (err, req, reply: FastifyReply) => {
+      const status = err.statusCode ?? 400;
+      if (req.url.startsWith('/chat/')) {
+        return reply.code(status).send({ code: 4, message: err.message, StatusCode: status });
+      }
+      return reply
+        .code(status)
+        .send({ error: err.name, code: err.code, message: err.message, statusCode: status });
+    },
   });
   const webDist = platform.config.webDist ?? WEB_DIST_DEFAULT;
   // Security headers (CSP, frame-ancestors, nosniff, Referrer-Policy, HSTS over https) on every answer.

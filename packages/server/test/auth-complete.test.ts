@@ -225,7 +225,9 @@ describe('users-completeSignIn', () => {
         ...userCallables({ disconnectUser: async () => undefined } as never as ChatServerApi),
       );
     const run = (caller: { uid: string; sessionCreatedAt?: Date }) =>
-      runCallable(registry(), server.db, 'users-completeSignIn', caller, { data: { mode: 'sign-in' } }).then(
+      runCallable(registry(), server.db, server.app.chat.server, 'users-completeSignIn', caller, {
+        data: { mode: 'sign-in' },
+      }).then(
         () => undefined,
         (err: unknown) => err,
       );

@@ -310,7 +310,8 @@ export const CHAT_RUNNERS: Record<string, ChatRunner> = {
   'POST /chat/users': async (server, world, who) => {
     const id = who === 'anonymous' ? 'anonymous-self' : world.ids[who];
     const r = await callAs(server, world, who, 'POST', '/users', {
-      body: { users: [{ id, name: `Authz ${who}` }] },
+      // A new name: an upsert that changes nothing is neither written nor announced (issue 13 §8).
+      body: { users: [{ id, name: `Authz ${who} ${uniq()}` }] },
     });
     return { status: r.status };
   },

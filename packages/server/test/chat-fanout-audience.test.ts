@@ -1,3 +1,4 @@
+import { CustomEvent } from '@caseroom/protocol';
 import { describe, expect, it } from 'vitest';
 import { memoryBus } from '../src/platform/bus.js';
 import type { Logger } from '../src/platform/logger.js';
@@ -47,12 +48,9 @@ describe('Realtime fan-out audience', () => {
     return { realtime, connect, deliver, ns };
   }
 
-  const event = (n: number) => ({
-    type: 'message.new',
-    cid: 'messaging:a',
-    n,
-    created_at: '2026-01-01T00:00:00Z',
-  });
+  // A custom event carries the test's own field `n` (a server event has no room for it).
+  const event = (n: number) =>
+    CustomEvent.parse({ type: 'test.numbered', cid: 'messaging:a', n, created_at: '2026-01-01T00:00:00Z' });
 
   it('hands each connection an event once, also when its user is named twice, and every event in order', async () => {
     const { realtime, connect, deliver, ns } = await node();

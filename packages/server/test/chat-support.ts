@@ -1,7 +1,11 @@
 import { WebSocket } from 'ws';
 import type { TestServer } from './helpers/server.js';
+import { checkAnswer, checkFrame, learnCustomKeys } from './helpers/wire-contract.js';
 
-/** Helpers for chat tests: tokens, HTTP calls as a user, and real sockets that collect events. */
+/**
+ * Helpers for chat tests: tokens, HTTP calls as a user, and real sockets that collect events. Every answer and every
+ * frame is parsed with the protocol's schemas, strictly (helpers/wire-contract.ts): drift fails the test.
+ */
 
 export interface Reply<T = Record<string, unknown>> {
   status: number;
@@ -31,10 +35,13 @@ export async function chatCall<T = Record<string, unknown>>(
   if (options.rawBody !== undefined || options.body !== undefined) {
     headers['content-type'] = 'application/json';
     payload = options.rawBody ?? JSON.stringify(options.body);
+    learnCustomKeys(options.body);
   }
   const res = await fetch(url, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
   const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
+  const body: unknown = text ? JSON.parse(text) : {};
+  checkAnswer(method, url.pathname, res.status, body);
+  return { status: res.status, body: body as T };
 }
 
 /** A user's view of the chat: a token and shortcuts for the common calls. */
@@ -91,8 +98,19 @@ export async function openSocket(
   const ws = new WebSocket(url);
   const frames: Frame[] = [];
   const waiters: Array<() => void> = [];
+  let broken: unknown;
   ws.on('message', (data) => {
-    frames.push(JSON.parse(String(data)) as Frame);
+    const frame = JSON.parse(String(data)) as Frame;
+    try {
+      checkFrame(frame);
+    } catch (err) {
+      // Fails the waits of this socket and, in case nobody waits, the test file (an unhandled error).
+      broken ??= err;
+      queueMicrotask(() => {
+        throw err;
+      });
+    }
+    frames.push(frame);
     for (const w of waiters.splice(0)) w();
   });
   let cursor = 0;
@@ -127,6 +145,7 @@ export async function openSocket(
     first,
     async next(type, timeoutMs = 5000) {
       const f = await waitFor((x) => x.type === type, timeoutMs);
+      if (broken) throw broken;
       if (!f)
         throw new Error(
           `no ${type} frame within ${timeoutMs} ms; got ${frames.map((x) => x.type).join(', ')}`,
@@ -134,7 +153,9 @@ export async function openSocket(
       return f;
     },
     async receives(type, ms = 300) {
-      return (await waitFor((x) => x.type === type, ms)) !== undefined;
+      const got = (await waitFor((x) => x.type === type, ms)) !== undefined;
+      if (broken) throw broken;
+      return got;
     },
     close: () =>
       new Promise((resolve) => {

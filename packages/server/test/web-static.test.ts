@@ -59,7 +59,7 @@ describe('web dist serving', () => {
     write('assets/app-abc123.js', script);
     write('index.html', html);
     fs.writeFileSync(path.join(dist, 'assets/plain-abc123.css'), 'body{}');
-    server = await startTestServer({ database: 'pglite', env: { WEB_DIST: dist } });
+    server = await startTestServer({ database: 'pglite', productChatRules: false, env: { WEB_DIST: dist } });
   });
   afterAll(async () => {
     await server?.close();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as A from './admin-requests.js';
 import type { ChatEndpoint } from './api.js';
+import { CustomEvent } from './events.js';
 import { ChannelMember, ChatUser, Message } from './models.js';
 
 const ep = (
@@ -95,6 +96,6 @@ export const ADMIN_ENDPOINTS: readonly ChatEndpoint[] = [
   ep('POST', '/chat/users/unblock', 'Lifts a block.', { body: A.BlockUserRequest, response: Empty }),
   ep('POST', '/chat/users/{id}/event', 'A custom event to the user’s own connections (server/admin).', {
     body: A.UserEventRequest,
-    response: z.object({ event: z.looseObject({ type: z.string() }) }),
+    response: z.object({ event: CustomEvent }),
   }),
 ];

@@ -11,7 +11,7 @@ import {
 } from './admin.js';
 import { ADMIN_ENDPOINTS } from './api-admin.js';
 import * as R from './api-requests.js';
-import { ChatEvent } from './events.js';
+import { WireEvent } from './events.js';
 import {
   MessageHistoryRequest,
   MessageHistoryResponse,
@@ -43,7 +43,7 @@ const Empty = z.object({});
 const MessageOut = z.object({ message: Message });
 const MessagesOut = z.object({ messages: z.array(Message) });
 const ReactionOut = z.object({ message: Message, reaction: Reaction });
-const EventOut = z.object({ event: z.looseObject({ type: z.string() }) });
+const EventOut = z.object({ event: WireEvent });
 const ThreadOut = z.object({ thread: Thread });
 const Limit = z.object({ limit: z.number(), remaining: z.number(), reset: z.number() });
 const UnreadCounts = z.object({
@@ -65,6 +65,18 @@ const UnreadCounts = z.object({
   ),
 });
 const Device = R.DeviceRequest.extend({ user_id: z.string(), created_at: z.string() });
+const ChannelMute = z.object({ cid: z.string(), expires: z.string().optional() });
+const MutesOut = z.object({
+  channel_mutes: z.array(
+    z.object({
+      user: z.object({ id: z.string() }),
+      channel: Channel,
+      created_at: z.string(),
+      expires: z.string().optional(),
+    }),
+  ),
+  own_user: z.object({ id: z.string(), channel_mutes: z.array(ChannelMute) }),
+});
 const Payload = z.object({ payload: z.string().describe('the request as JSON') });
 
 const ep = (
@@ -87,7 +99,7 @@ export const CHAT_ENDPOINTS: readonly ChatEndpoint[] = [
     'Long-poll fallback: opens a connection (health.check) or waits for its events.',
     {
       query: R.LongPollQuery,
-      response: z.object({ events: z.array(ChatEvent) }),
+      response: z.object({ events: z.array(WireEvent) }),
     },
   ),
   ep('GET', '/chat/hi', 'Liveness of the chat API for the caller.', { response: Empty }),
@@ -180,9 +192,23 @@ export const CHAT_ENDPOINTS: readonly ChatEndpoint[] = [
   ),
   ep('POST', '/chat/moderation/mute/channel', 'Mutes channels for the caller (expiration in ms).', {
     body: R.MuteChannelRequest,
+    response: MutesOut,
   }),
-  ep('POST', '/chat/moderation/unmute/channel', 'Unmutes channels.', { body: R.MuteChannelRequest }),
-  ep('POST', '/chat/moderation/flag', 'Flags someone else’s message.', { body: R.FlagRequest }),
+  ep('POST', '/chat/moderation/unmute/channel', 'Unmutes channels.', {
+    body: R.MuteChannelRequest,
+    response: MutesOut,
+  }),
+  ep('POST', '/chat/moderation/flag', 'Flags someone else’s message.', {
+    body: R.FlagRequest,
+    response: z.object({
+      flag: z.object({
+        target_message_id: z.string(),
+        user: z.object({ id: z.string() }),
+        reason: z.string().optional(),
+        created_at: z.string(),
+      }),
+    }),
+  }),
   ep('POST', '/chat/sync', 'Events missed since last_sync_at (30 days; `more` when capped).', {
     body: SyncRequest,
     response: SyncResponse,

@@ -16,6 +16,10 @@ export const ChatUser = z.looseObject({
   last_active: IsoDate.optional(),
   created_at: IsoDate.optional(),
   updated_at: IsoDate.optional(),
+  /** Set while the user is deactivated (server or admin). */
+  deactivated_at: IsoDate.optional(),
+  /** Set once the user is (soft) deleted. */
+  deleted_at: IsoDate.optional(),
   /** Organizations (teams) where this user is a client. */
   clientOf: z.array(z.string()).optional(),
   /** Organizations (teams) where this user is a guest. */
@@ -33,7 +37,8 @@ export type OwnUser = z.infer<typeof OwnUser>;
 export const MessageType = z.enum(['regular', 'reply', 'system', 'error', 'deleted', 'ephemeral']);
 export type MessageType = z.infer<typeof MessageType>;
 
-export const Reaction = z.object({
+/** A reaction; custom fields a client set on it ride at the top level. */
+export const Reaction = z.looseObject({
   type: z.string(),
   score: z.number(),
   user_id: z.string(),
@@ -86,6 +91,8 @@ const messageShape = {
   pinned: z.boolean(),
   pinned_at: IsoDate.nullable().optional(),
   pin_expires: IsoDate.nullable().optional(),
+  /** Who pinned it (while pinned). */
+  pinned_by: ChatUser.optional(),
   reply_count: z.number(),
   reaction_counts: z.record(z.string(), z.number()),
   reaction_scores: z.record(z.string(), z.number()),
@@ -95,6 +102,8 @@ const messageShape = {
   created_at: IsoDate,
   updated_at: IsoDate,
   deleted_at: IsoDate.optional(),
+  /** The viewer deleted it for themselves only (`delete_for_me`). */
+  deleted_for_me: z.boolean().optional(),
   message_text_updated_at: IsoDate.optional(),
   moderation_details: ModerationDetails.optional(),
 };
@@ -121,7 +130,8 @@ export const ChannelMember = z.object({
 });
 export type ChannelMember = z.infer<typeof ChannelMember>;
 
-export const ChannelConfig = z.looseObject({
+/** The channel type's settings as a channel carries them (`commands` resolved to the registered ones). */
+export const ChannelConfig = z.object({
   name: z.string(),
   commands: z.array(
     z.object({
@@ -134,8 +144,13 @@ export const ChannelConfig = z.looseObject({
   url_enrichment: z.boolean(),
   typing_events: z.boolean(),
   read_events: z.boolean(),
+  connect_events: z.boolean(),
   replies: z.boolean(),
   reactions: z.boolean(),
+  uploads: z.boolean(),
+  search: z.boolean(),
+  mutes: z.boolean(),
+  max_message_length: z.number(),
 });
 export type ChannelConfig = z.infer<typeof ChannelConfig>;
 
@@ -154,6 +169,8 @@ export const Channel = z.looseObject({
   frozen: z.boolean(),
   disabled: z.boolean().optional(),
   hidden: z.boolean().optional(),
+  /** The viewer muted the channel (a timed mute ends by itself). */
+  muted: z.boolean().optional(),
   /** The viewer blocked the other member of this two-person channel. */
   blocked: z.boolean().optional(),
   cooldown: z.number().optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChannelState, Message } from './models.js';
-import { ChatEvent } from './events.js';
+import { ServerEvent } from './events.js';
 import { SyncCursor } from './requests.js';
 
 export const QueryChannelResponse = ChannelState.extend({ duration: z.string().optional() });
@@ -16,7 +16,7 @@ export const SendMessageResponse = z.object({ message: Message, duration: z.stri
 export type SendMessageResponse = z.infer<typeof SendMessageResponse>;
 
 export const SyncResponse = z.object({
-  events: z.array(ChatEvent),
+  events: z.array(ServerEvent),
   /** True when the answer stopped at its cap: sync again from `cursor`. */
   more: z.boolean().optional(),
   /** Where the answer ends: send it back to continue (channels the user may not read are left out). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SafeRecord, SafeText } from '../input.js';
-import { Message } from './models.js';
+import { Channel, Message } from './models.js';
 
 /** Largest page of `GET /chat/search`, and the deepest offset it pages to. */
 export const SEARCH_LIMITS = { defaultLimit: 20, maxLimit: 100, maxOffset: 1000 } as const;
@@ -29,7 +29,8 @@ export const SearchRequest = z.object({
 export type SearchRequest = z.infer<typeof SearchRequest>;
 
 export const SearchResponse = z.object({
-  results: z.array(z.object({ message: Message })),
+  /** Each message with the channel it is in. */
+  results: z.array(z.object({ message: Message.extend({ channel: Channel.optional() }) })),
   /** A keyset cursor: pass it as `next` for the page after this one (absent on the last page). */
   next: z.string().optional(),
 });

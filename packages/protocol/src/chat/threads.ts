@@ -68,9 +68,11 @@ export const THREAD_DEFAULTS = {
   get: { participant_limit: 100, reply_limit: 3 },
 } as const;
 
-export const ThreadUpdatedEvent = z.looseObject({
+export const ThreadUpdatedEvent = z.object({
   type: z.literal('thread.updated'),
   cid: z.string(),
+  /** Its number in the channel's sequence (see the events' `seq`). */
+  seq: z.number().int().positive().optional(),
   channel_id: z.string().optional(),
   channel_type: z.string().optional(),
   thread: Thread,

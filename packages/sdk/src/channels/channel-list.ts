@@ -194,7 +194,6 @@ export class ChannelList {
       case 'channel.hidden':
       case 'channel.deleted':
       case 'notification.removed_from_channel':
-      case 'notification.channel_deleted':
         this.remove(cid);
         return;
       case 'member.removed':
@@ -340,6 +339,7 @@ function lastActivity(channel: ChatChannel): string {
 
 /** The channel an event is about: `cid`, or the cid of the channel it carries (notifications). */
 export function eventCid(event: ChatEvent): string | undefined {
-  const raw: unknown = event.cid ?? (event as { channel?: { cid?: unknown } }).channel?.cid;
+  const raw: unknown =
+    ('cid' in event ? event.cid : undefined) ?? ('channel' in event ? event.channel?.cid : undefined);
   return typeof raw === 'string' ? raw : undefined;
 }

@@ -155,15 +155,11 @@ export function applyChannelEvent(
         : state;
     case 'user.updated':
       return withUpdatedUser(state, event.user);
-    case 'notification.mark_unread': {
-      const unread = (event as { unread_messages?: unknown }).unread_messages;
-      return typeof unread === 'number' ? { ...state, unreadCount: unread } : state;
-    }
+    case 'notification.mark_unread':
+      return { ...state, unreadCount: event.unread_messages };
     case 'notification.mark_read':
       return { ...state, unreadCount: 0 };
-    case 'channel.updated':
-    case 'channel.frozen':
-    case 'channel.unfrozen': {
+    case 'channel.updated': {
       if (!event.channel || !state.channel) return state;
       // chat-spec §4: data merged, keeping hidden and own_capabilities.
       return {
@@ -224,13 +220,6 @@ export function applyChannelEvent(
     case 'typing.stop': {
       const typing = dropTyping(state.typing, event.user?.id);
       return typing === state.typing ? state : { ...state, typing };
-    }
-    case 'user.watching.start':
-    case 'user.watching.stop': {
-      const count = typeof event.watcher_count === 'number' ? event.watcher_count : state.watcherCount;
-      // The user stopped watching (another tab, the server): threads of the channel turn stale.
-      const stopped = event.type === 'user.watching.stop' && event.user.id === me;
-      return { ...state, watcherCount: count, ...(stopped ? { watching: false } : {}) };
     }
     default:
       return state;

@@ -281,7 +281,7 @@ export class ChatClient {
     }
     const me = this.meStore.getSnapshot();
     if (me) this.meStore.set(withEventTotals(me, event));
-    const cid = typeof event.cid === 'string' ? event.cid : undefined;
+    const cid = 'cid' in event && typeof event.cid === 'string' ? event.cid : undefined;
     if (cid) this.channels.get(cid)?.handleEvent(event);
     // User data is shown in every channel: members, read state and message authors.
     if (event.type === 'user.updated')

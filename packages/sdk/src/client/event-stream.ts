@@ -64,8 +64,8 @@ export class EventStream {
 
   /** One live event from the socket. */
   receive(event: ChatEvent): void {
-    const cid = typeof event.cid === 'string' ? event.cid : undefined;
-    const seq = typeof event.seq === 'number' ? event.seq : undefined;
+    const cid = 'cid' in event && typeof event.cid === 'string' ? event.cid : undefined;
+    const seq = 'seq' in event && typeof event.seq === 'number' ? event.seq : undefined;
     if (cid === undefined || seq === undefined) return this.host.apply(event);
     const last = this.last.get(cid);
     if (last === undefined && !this.held.has(cid)) {
@@ -115,8 +115,8 @@ export class EventStream {
   /** Applies a sync answer in order, each channel event once, and moves the cursor to where it ends. */
   private applySynced(answer: SyncResponse): void {
     for (const event of answer.events) {
-      const cid = typeof event.cid === 'string' ? event.cid : undefined;
-      const seq = typeof event.seq === 'number' ? event.seq : undefined;
+      const cid = 'cid' in event && typeof event.cid === 'string' ? event.cid : undefined;
+      const seq = 'seq' in event && typeof event.seq === 'number' ? event.seq : undefined;
       if (cid !== undefined && seq !== undefined) {
         if (seq <= (this.last.get(cid) ?? -1)) continue;
         this.last.set(cid, seq);
@@ -132,10 +132,10 @@ export class EventStream {
   private drain(cid: string, force = false): boolean {
     const held = this.held.get(cid);
     if (!held) return false;
-    held.sort((a, b) => Number(a.seq) - Number(b.seq));
+    held.sort((a, b) => seqOf(a) - seqOf(b));
     const rest: ChatEvent[] = [];
     for (const event of held) {
-      const seq = Number(event.seq);
+      const seq = seqOf(event);
       const last = this.last.get(cid);
       if (last !== undefined && seq <= last) continue;
       if (force || last === undefined || seq === last + 1) {
@@ -198,4 +198,9 @@ export class EventStream {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** An event's channel sequence number (NaN when it has none). */
+function seqOf(event: ChatEvent): number {
+  return 'seq' in event ? Number(event.seq) : Number.NaN;
 }

@@ -41,7 +41,7 @@ describe('read marking', () => {
   it('channel.markRead clears the unread count and posts /read once per window', async () => {
     const server = new FakeChatServer();
     server.createChannel('messaging', 'general', { members: ['amy', 'bob'] }, 'amy');
-    server.sendMessage('messaging:general', 'bob', { text: 'unread' });
+    const sent = server.sendMessage('messaging:general', 'bob', { text: 'unread' });
     const amy: ChatClient = await connectFakeClient(server, { id: 'amy' });
     const channel = amy.channel('messaging', 'general');
     await channel.watch();
@@ -51,7 +51,7 @@ describe('read marking', () => {
     expect(channel.state.getSnapshot().unreadCount).toBe(0);
     await vi.advanceTimersByTimeAsync(2000);
     expect(server.requestsTo(/\/read$/)).toHaveLength(2);
-    await channel.markUnread('x');
+    await channel.markUnread(sent.id);
     channel.markRead();
     await vi.advanceTimersByTimeAsync(2000);
     expect(server.requestsTo(/\/read$/)).toHaveLength(2);

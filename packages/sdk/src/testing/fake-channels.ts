@@ -61,21 +61,47 @@ export function channelAction(
         unread_messages: 0,
         ...(last ? { last_read_message_id: last.id } : {}),
       });
-      host.emit(cid, {
+      const event = {
         type: 'message.read',
         cid,
         created_at: at,
         user,
         ...(last ? { last_read_message_id: last.id } : {}),
-      } as ChatEvent);
-      return {};
-    }
-    case 'event': {
-      const event = (body.event ?? {}) as { type?: string; parent_id?: string };
-      host.emit(cid, { ...event, cid, created_at: host.now(), user } as ChatEvent, userId);
+      } as ChatEvent;
+      host.emit(cid, event);
       return { event };
     }
-    case 'unread':
+    case 'event': {
+      const sent = (body.event ?? {}) as { type?: string; parent_id?: string };
+      // As the server answers: the event as it was relayed.
+      const event = { ...sent, cid, created_at: host.now(), user } as ChatEvent;
+      host.emit(cid, event, userId);
+      return { event };
+    }
+    case 'unread': {
+      const at = host.now();
+      const index = record.messages.findIndex((m) => m.id === body.message_id);
+      if (index < 0) throw host.fail(400, 4, `message ${String(body.message_id)} is not in channel ${cid}`);
+      const previous = record.messages[index - 1];
+      const unread = record.messages.slice(index).filter((m) => m.user?.id !== userId).length;
+      record.read.set(userId, {
+        last_read: at,
+        unread_messages: unread,
+        ...(previous ? { last_read_message_id: previous.id } : {}),
+      });
+      const event: ChatEvent = {
+        type: 'notification.mark_unread',
+        cid,
+        created_at: at,
+        first_unread_message_id: String(body.message_id),
+        last_read_at: at,
+        ...(previous ? { last_read_message_id: previous.id } : {}),
+        unread_messages: unread,
+        total_unread_count: unread,
+        unread_channels: unread > 0 ? 1 : 0,
+      };
+      return { event };
+    }
     case 'stop-watching':
       return {};
     default:
@@ -156,7 +182,14 @@ export function changeMembers(
 ): void {
   const record = existing(host, cid);
   for (const userId of userIds) {
-    const member = { user_id: userId, user: host.users.get(userId) ?? { id: userId } };
+    const now = host.now();
+    const member = {
+      user_id: userId,
+      user: host.users.get(userId) ?? { id: userId },
+      channel_role: 'channel_member',
+      created_at: now,
+      updated_at: now,
+    };
     if (kind === 'added' && !record.members.includes(userId)) record.members.push(userId);
     host.emit(cid, { type: `member.${kind}`, cid, created_at: host.now(), member } as unknown as ChatEvent);
     if (kind === 'removed') {

@@ -8,7 +8,7 @@ import type {
   NewMessage,
   ReadState,
 } from '@caseroom/protocol';
-import { CAPABILITIES } from '@caseroom/protocol';
+import { CAPABILITIES, DEFAULT_CHANNEL_TYPE_SETTINGS } from '@caseroom/protocol';
 
 export interface FakeChannelRecord {
   type: string;
@@ -40,13 +40,10 @@ export function presentChannel(record: FakeChannelRecord, viewer?: string): Chan
     ...(viewer !== undefined && record.members.includes(viewer) ? { hidden: record.hidden.has(viewer) } : {}),
     frozen: false,
     config: {
+      ...DEFAULT_CHANNEL_TYPE_SETTINGS,
       name: record.type,
       commands: [],
       url_enrichment: false,
-      typing_events: true,
-      read_events: true,
-      replies: true,
-      reactions: true,
     },
     own_capabilities: [...CAPABILITIES],
   };

@@ -196,13 +196,26 @@ export function routeExtras(
       const parent = record?.messages.find((m) => m.id === parentId);
       if (!record || !parent || !record.members.includes(userId)) return [];
       const { channel } = channelSubject(record, host.users);
+      const participants = [...new Set([parent, ...replies].map((m) => m.user?.id ?? ''))].filter(Boolean);
+      const last = replies.at(-1)?.created_at;
       return [
         {
           parent_message_id: parentId,
           parent_message: parent,
+          channel_cid: record.type + ':' + record.id,
           channel,
+          reply_count: replies.length,
+          participant_count: participants.length,
+          thread_participants: participants.map((id) => ({
+            user_id: id,
+            user: host.users.get(id) ?? { id },
+            created_at: parent.created_at,
+          })),
           latest_replies: replies.slice(-3),
-          last_message_at: replies.at(-1)?.created_at,
+          read: [],
+          created_at: parent.created_at,
+          updated_at: last ?? parent.updated_at,
+          ...(last ? { last_message_at: last } : {}),
         },
       ];
     });

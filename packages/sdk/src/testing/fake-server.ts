@@ -1,11 +1,15 @@
-import type {
-  ChatEvent,
-  ChatUser,
-  Message,
-  NewMessage,
-  OwnUser,
-  QueryChannelRequest,
-  QueryChannelsRequest,
+import {
+  checkAnswer,
+  checkFrame,
+  ContractError,
+  CustomKeys,
+  type ChatEvent,
+  type ChatUser,
+  type Message,
+  type NewMessage,
+  type OwnUser,
+  type QueryChannelRequest,
+  type QueryChannelsRequest,
 } from '@caseroom/protocol';
 import type { WebSocketConstructor } from '../transport/websocket.js';
 import {
@@ -51,13 +55,19 @@ class HttpError extends Error {
 /**
  * An in-memory chat server speaking the SDK's protocol, for component and unit tests: hand its
  * `fetch` and `WebSocket` to a `ChatClient`. It knows users, channels, members, messages, read
- * state, typing and `/sync`; it can fail chosen calls, revoke tokens and drop connections.
+ * state, typing and `/sync`; it can fail chosen calls, revoke tokens and drop connections. It is held to the
+ * protocol as the real server is: every answer and every frame it sends is parsed with the protocol's schemas,
+ * strictly (unknown keys fail, except custom data a test or client set), and drift fails the test.
  */
 export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMembershipHost {
   readonly baseUrl = 'http://fake.chat/chat';
   readonly apiKey = 'fake-key';
   readonly users = new Map<string, ChatUser>();
   readonly channels = new Map<string, FakeChannelRecord>();
+  /** Every answer or frame of this fake that broke the protocol (each also fails the test as an error). */
+  readonly contractErrors: ContractError[] = [];
+  /** Keys of custom data the test and the clients sent (they come back at the top level of users, channels...). */
+  private readonly customKeys = new CustomKeys();
   /** Open connections: WebSockets and long-poll sessions. */
   readonly sockets = new Set<FakeConnection>();
   /** Thread replies by parent message id. */
@@ -112,6 +122,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
   }
 
   upsertUser(user: ChatUser): ChatUser {
+    this.customKeys.learn(user);
     const merged = { ...this.users.get(user.id), ...user };
     this.users.set(user.id, merged);
     return merged;
@@ -133,6 +144,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     data: { members?: string[] } & Record<string, unknown>,
     createdBy: string,
   ) {
+    this.customKeys.learn(data);
     const cid = `${type}:${id}`;
     const existing = this.channels.get(cid);
     if (existing) return existing;
@@ -156,6 +168,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
 
   /** A message sent by `userId` (as if from another client); emits message.new. */
   sendMessage(cid: string, userId: string, message: NewMessage) {
+    this.customKeys.learn(message);
     const record = this.channels.get(cid);
     if (!record) throw new HttpError(404, 16, `channel ${cid} does not exist`);
     if (message.id && record.messages.some((m) => m.id === message.id)) {
@@ -189,8 +202,11 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     const record = this.channels.get(cid);
     if (record && !TRANSIENT.test(event.type)) {
       record.lastSeq += 1;
-      event.seq = record.lastSeq;
+      (event as { seq?: number }).seq = record.lastSeq;
       if (event.type === 'message.new' && event.message.seq === undefined) event.message.seq = record.lastSeq;
+    }
+    this.conform(() => checkFrame(event, this.customKeys.options));
+    if (record && !TRANSIENT.test(event.type)) {
       this.events.push(event);
       if (this.skipDeliveries > 0) {
         this.skipDeliveries -= 1;
@@ -206,13 +222,14 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
 
   /** The last event recorded for channel `cid` (to hand a client a second copy in tests). */
   lastEvent(cid: string): ChatEvent {
-    const event = this.events.findLast((e) => e.cid === cid);
+    const event = this.events.findLast((e) => 'cid' in e && e.cid === cid);
     if (!event) throw new Error(`no event recorded for ${cid}`);
     return event;
   }
 
   /** Sends an event to `userId`'s connections only (notifications, hide/show) and records it. */
   emitToUser(userId: string, event: ChatEvent): void {
+    this.conform(() => checkFrame(event, this.customKeys.options));
     this.events.push(event);
     for (const socket of this.sockets) if (socket.userId === userId) socket.push(event);
   }
@@ -229,6 +246,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
 
   /** Merges custom channel data (`channel.updated`). */
   updateChannel(cid: string, data: Record<string, unknown>): void {
+    this.customKeys.learn(data);
     updateChannelData(this, cid, data);
   }
 
@@ -268,9 +286,10 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     const anonymous = socket.query.get('auth_type') === 'anonymous';
     const failure = anonymous ? undefined : this.checkToken(token, userId);
     if (failure) {
-      socket.push({
+      this.send(socket, {
         type: 'connection.error',
         error: { code: failure.code, message: failure.message, StatusCode: failure.status },
+        created_at: this.now(),
       });
       queueMicrotask(() => socket.serverClose(1000, `code ${failure.code}`));
       return;
@@ -289,7 +308,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
       unread_channels: 0,
     };
     const connectionId = connection.connectionId;
-    connection.push({ type: 'health.check', connection_id: connectionId, me, created_at: this.now() });
+    this.send(connection, { type: 'health.check', connection_id: connectionId, me, created_at: this.now() });
   }
 
   /** `GET /longpoll`: opens a session (answering its health.check), or waits for its frames. */
@@ -315,7 +334,27 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
   /** @internal pings are answered with a health.check */
   receive(socket: FakeWebSocket, frame: unknown): void {
     if (this.answerPings && (frame as { type?: unknown }).type === 'health.check') {
-      socket.push({ type: 'health.check', connection_id: socket.connectionId, created_at: this.now() });
+      this.send(socket, {
+        type: 'health.check',
+        connection_id: socket.connectionId ?? '',
+        created_at: this.now(),
+      });
+    }
+  }
+
+  /** Pushes a frame the fake makes itself (not an emitted event), checked first. */
+  private send(connection: FakeConnection, frame: ChatEvent): void {
+    this.conform(() => checkFrame(frame, this.customKeys.options));
+    connection.push(frame);
+  }
+
+  /** Runs a protocol check; a violation is kept in `contractErrors` and thrown (to the test calling the fake). */
+  private conform(check: () => void): void {
+    try {
+      check();
+    } catch (err) {
+      if (err instanceof ContractError) this.contractErrors.push(err);
+      throw err;
     }
   }
 
@@ -353,6 +392,11 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     const method = init.method ?? 'GET';
     const request: FakeRequest = { method, path, query: Object.fromEntries(url.searchParams), headers, body };
     this.requests.push(request);
+    this.customKeys.learn(body);
+    const answer = (status: number, out: unknown) => {
+      this.conform(() => checkAnswer(method, url.pathname, status, out, this.customKeys.options));
+      return json(status, out);
+    };
     try {
       const failure = this.takeFailure(`${method} ${path}`);
       if (failure) throw new HttpError(failure.status, failure.code, failure.message);
@@ -360,10 +404,16 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
         const bad = this.checkToken(headers.authorization, request.query.user_id);
         if (bad) throw new HttpError(bad.status, bad.code, bad.message);
       }
-      return json(200, await this.route(request));
+      return answer(200, await this.route(request));
     } catch (error) {
       if (error instanceof HttpError) {
-        return json(error.status, { code: error.code, message: error.message, StatusCode: error.status });
+        return answer(error.status, { code: error.code, message: error.message, StatusCode: error.status });
+      }
+      // A client may swallow a failed request: drift is reported as an unhandled error too, which fails the test.
+      if (error instanceof ContractError) {
+        queueMicrotask(() => {
+          throw error;
+        });
       }
       throw error;
     }
@@ -388,9 +438,11 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     ]);
     const readable = [...cids].filter((cid) => this.channels.get(cid)?.members.includes(userId));
     const events = this.events.filter((e) => {
-      if (typeof e.cid !== 'string' || !readable.includes(e.cid) || typeof e.seq !== 'number') return false;
-      const after = cursor.channels[e.cid];
-      if (after !== undefined) return e.seq > after;
+      const cid = 'cid' in e ? e.cid : undefined;
+      const seq = 'seq' in e ? e.seq : undefined;
+      if (typeof cid !== 'string' || !readable.includes(cid) || typeof seq !== 'number') return false;
+      const after = cursor.channels[cid];
+      if (after !== undefined) return seq > after;
       return since !== undefined && e.created_at > since;
     });
     const channels: Record<string, number> = {};

@@ -258,7 +258,7 @@ export class Thread {
   }
 
   private handleEvent(event: ChatEvent): void {
-    if (event.cid !== this.cid) return;
+    if (!('cid' in event) || event.cid !== this.cid) return;
     const state = this.store.getSnapshot();
     switch (event.type) {
       case 'message.new': {

@@ -17,6 +17,13 @@ export class ChatError extends Error {
 }
 
 export const inputError = (message: string) => new ChatError(ChatErrorCode.InputError, message, 400);
+
+/** A failed protocol parse as code 4 naming the field. */
+export function invalidInput(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }) {
+  const issue = error.issues[0];
+  const where = issue?.path.length ? issue.path.map(String).join('.') : 'body';
+  return inputError(`${where}: ${issue?.message ?? 'invalid'}`);
+}
 export const notFound = (message: string) => new ChatError(ChatErrorCode.DoesNotExist, message, 404);
 export const notAllowed = (message: string) => new ChatError(ChatErrorCode.NotAllowed, message, 403);
 export const authFailed = (message: string) =>

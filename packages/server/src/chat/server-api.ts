@@ -6,7 +6,8 @@ import type {
   PermissionAction,
   RuleResource,
 } from '@caseroom/protocol';
-import type { Queryable } from '../platform/db.js';
+import type { Queryable, Tx } from '../platform/db.js';
+import type { ChatInTx } from './server-tx.js';
 
 /** A user as the product upserts it: id plus any of name, image, role and custom fields (clientOf, guestOf). */
 export type ChatUserInput = { id: string; name?: string; image?: string | null; role?: string } & Record<
@@ -55,7 +56,8 @@ export interface ChannelTypeRule {
 
 /**
  * The chat service's server-side API, with full rights (like a client holding the API secret).
- * The product module drives chat only through this.
+ * The product module drives chat only through this. Each call is its own transaction, unless the API was bound to
+ * the caller's with {@link ChatServerApi.within}.
  */
 export interface ChatServerApi {
   /** Mints a chat JWT (HS256 with CHAT_API_SECRET, claim `user_id`). */
@@ -92,6 +94,11 @@ export interface ChatServerApi {
    * server-only: users may then neither create channels with them nor change them. `team` always is.
    */
   protectChannelFields(fields: string[]): void;
+  /**
+   * This API bound to the caller's transaction `q`: chat's writes go in with the caller's, and their events are
+   * sent by `publish()` once the caller committed (see server-tx.ts; `txWithChat` does both, with retries).
+   */
+  within(q: Tx): ChatInTx;
   /** Installs or updates per-type permission rules (idempotent; every node at start). */
   installRules(rules: readonly ChannelTypeRule[]): Promise<void>;
   /**

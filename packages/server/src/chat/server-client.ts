@@ -14,6 +14,7 @@ import { write } from './realtime/outbox.js';
 import { revokeTokens } from './realtime/revocations.js';
 import { getUser } from './store/users.js';
 import type { ChatServerApi } from './server-api.js';
+import { chatWithin } from './server-tx.js';
 
 /**
  * The server-side API (full rights, like a client holding the API secret). Each method runs the same action
@@ -28,7 +29,7 @@ export function createServerApi(ctx: ChatContext): ChatServerApi {
     async getOrCreateChannel(type, id, data, createdById): Promise<Channel> {
       const channel = await write(ctx, async (q, out) => {
         if (!(await getUser(q, createdById))) throw inputError(`user ${createdById} does not exist`);
-        const { channel, created } = await doGetOrCreateChannel(
+        const { channel } = await doGetOrCreateChannel(
           q,
           out,
           SERVER,
@@ -36,18 +37,8 @@ export function createServerApi(ctx: ChatContext): ChatServerApi {
           id,
           data,
           ctx.protectedChannelFields,
+          createdById,
         );
-        if (created) {
-          await q.query('UPDATE chat_channels SET created_by_id = $2 WHERE cid = $1', [
-            channel.cid,
-            createdById,
-          ]);
-          await q.query(`UPDATE chat_members SET channel_role = 'owner' WHERE cid = $1 AND user_id = $2`, [
-            channel.cid,
-            createdById,
-          ]);
-          return { ...channel, created_by_id: createdById };
-        }
         return channel;
       });
       return presentChannel(channel, undefined);
@@ -76,6 +67,7 @@ export function createServerApi(ctx: ChatContext): ChatServerApi {
     protectChannelFields(fields) {
       for (const f of fields) ctx.protectedChannelFields.add(f);
     },
+    within: (q) => chatWithin(ctx, q, createServerApi),
     installRules: (rules) => installTypeRules(ctx.db, rules),
     reserveUserIds(isReserved) {
       ctx.hooks.reservedUserIds.push(isReserved);

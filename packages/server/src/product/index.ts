@@ -69,7 +69,7 @@ export async function registerProduct(
 
   // Each in its own encapsulated context: auth keeps raw bodies, the product routes have their error handler.
   await http.register(authRoutes, { auth });
-  await http.register(productRoutes, { platform, authenticate, callables });
+  await http.register(productRoutes, { platform, authenticate, callables, chat: chat.server });
   await http.register(photoRoutes, { db: platform.db, authenticate, chat: chat.server });
   await http.register(resetRoutes, { db: platform.db });
   // The dev outbox: only without SMTP, outside production mode and from this machine (else /dev/* is 404).

@@ -1,4 +1,4 @@
-import type { Channel, ChannelMember } from '@caseroom/protocol';
+import { DEFAULT_CHANNEL_TYPE_SETTINGS, type Channel, type ChannelMember } from '@caseroom/protocol';
 import { describe, expect, it } from 'vitest';
 import { channelCaseplans, channelPreview, channelTitle, groupByCaseplan } from './channelInfo';
 
@@ -12,13 +12,10 @@ function channel(extra: Partial<Channel> & Record<string, unknown> = {}): Channe
     member_count: 2,
     frozen: false,
     config: {
+      ...DEFAULT_CHANNEL_TYPE_SETTINGS,
       name: 'messaging',
       commands: [],
       url_enrichment: false,
-      typing_events: true,
-      read_events: true,
-      replies: true,
-      reactions: true,
     },
     own_capabilities: ['send-message'],
     ...extra,

@@ -1,6 +1,7 @@
+import { CustomEvent, isReservedEventType } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
 import type { Actor, ChatContext } from '../context.js';
-import { inputError, notAllowed, notFound } from '../errors.js';
+import { inputError, invalidInput, notAllowed, notFound } from '../errors.js';
 import { requireAdmin } from '../policy/channel-access.js';
 import { write } from '../realtime/outbox.js';
 import { getUser } from '../store/users.js';
@@ -135,12 +136,12 @@ export async function sendUserEvent(
   event: { type: string } & Record<string, unknown>,
 ) {
   await requireAdmin(ctx.db, actor, 'send user events');
-  if (
-    /^(message|channel|member|notification|reaction|thread|typing|user|health|connection)\./.test(event.type)
-  ) {
+  if (isReservedEventType(event.type)) {
     throw inputError(`event type "${event.type}" is reserved for the server`);
   }
-  const wire = { ...event, user_id: userId, created_at: new Date().toISOString() };
+  const parsed = CustomEvent.safeParse({ ...event, user_id: userId, created_at: new Date().toISOString() });
+  if (!parsed.success) throw invalidInput(parsed.error);
+  const wire = parsed.data;
   await ctx.realtime.publish([{ users: [userId], event: wire }]);
   return { event: wire };
 }

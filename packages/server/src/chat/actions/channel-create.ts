@@ -125,7 +125,9 @@ async function checkMayCreate(q: Queryable, actor: Actor, type: string): Promise
  * A user creating a channel becomes its owner and a member (a user creates channels only as one of their members);
  * members must be known chat users. A channel asked for by member list (no id) is the distinct channel of exactly
  * those members (see `findDistinct`); when none is, a new one is created, under `distinctId` or, if a channel
- * already holds that id, under it with a random suffix. Ids starting with `!members-` are for these only.
+ * already holds that id, under it with a random suffix. Ids starting with `!members-` are for these only. The server
+ * creating one for a user names them in `createdById` (owner and `created_by`, written with the channel, before its
+ * events).
  */
 export async function doGetOrCreateChannel(
   q: Queryable,
@@ -135,6 +137,7 @@ export async function doGetOrCreateChannel(
   givenId: string | undefined,
   data: ChannelData,
   protectedFields: ReadonlySet<string>,
+  createdById?: string,
 ): Promise<{ channel: ChannelRow; created: boolean }> {
   const ref = channelRefOf(actor, type, givenId, data, protectedFields);
   const { members, memberHash, creatorId } = ref;
@@ -185,7 +188,7 @@ export async function doGetOrCreateChannel(
       JSON.stringify(customOf(data)),
       data.frozen === true,
       memberHash,
-      creatorId ?? null,
+      creatorId ?? createdById ?? null,
     ],
   );
   if (inserted.rowCount === 0) {
@@ -198,7 +201,7 @@ export async function doGetOrCreateChannel(
     await q.query(
       `INSERT INTO chat_members (cid, user_id, channel_role, unread_seq)
        VALUES ($1, $2, $3, (SELECT unread_seq FROM chat_channels WHERE cid = $1)) ON CONFLICT DO NOTHING`,
-      [cid, userId, userId === creatorId ? 'owner' : 'channel_member'],
+      [cid, userId, userId === (creatorId ?? createdById) ? 'owner' : 'channel_member'],
     );
   }
   const channel = await getChannel(q, cid);

@@ -149,12 +149,14 @@ async function stageMemberEvent(
   const channel = await getChannel(q, cid);
   const member = await getMember(q, cid, userId);
   const users = await getUsers(q, [userId]);
-  if (!channel) return;
+  // Removals are staged before the row goes: the member is there in both cases.
+  if (!channel || !member) return;
   const now = new Date().toISOString();
   const ids = { cid, channel_id: channel.id, channel_type: channel.type };
   const user = users.get(userId);
-  const memberOut = member ? presentMember(member, user) : { user_id: userId };
-  out.channelEvent(audience, { type: `member.${kind}`, ...ids, member: memberOut, created_at: now });
+  const memberOut = presentMember(member, user);
+  const type = kind === 'added' ? 'member.added' : 'member.removed';
+  out.channelEvent(audience, { type, ...ids, member: memberOut, created_at: now });
   out.notify(userId, {
     type: kind === 'added' ? 'notification.added_to_channel' : 'notification.removed_from_channel',
     ...ids,

@@ -5,7 +5,7 @@ import { inputError, notAllowed } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
 import { presentUser } from '../presenters/user.js';
 import { lockSeq, write } from '../realtime/outbox.js';
-import { memberIds, setUnreadSql } from '../store/channels.js';
+import { memberIds, setUnreadSql, unreadSql } from '../store/channels.js';
 import { getMessage } from '../store/messages.js';
 import { getUser, unreadTotals } from '../store/users.js';
 import { channelIds } from '../views/messages.js';
@@ -22,7 +22,9 @@ function userOnly(actor: Actor): string {
 
 /**
  * `POST /chat/channels/{type}/{id}/read`: reads the channel up to `messageId` (default: the latest message).
- * Emits `message.read` to the channel and `notification.mark_read` (with the new totals) to the reader.
+ * Emits `message.read` to the channel and `notification.mark_read` (with the new totals) to the reader. A read that
+ * changes nothing (the same message read, nothing unread) writes nothing and tells nobody: the answer carries the
+ * read state as it stands.
  */
 export async function markRead(ctx: ChatContext, actor: Actor, cid: string, messageId?: string) {
   const userId = userOnly(actor);
@@ -46,23 +48,32 @@ export async function markRead(ctx: ChatContext, actor: Actor, cid: string, mess
     }
     await lockSeq(q, out, cid);
     const unread = (await q.query<{ n: number }>(UNREAD_AFTER, [cid, seq, userId])).rows[0]?.n ?? 0;
-    const now = new Date().toISOString();
+    const held = await q.query<{ last_read: Date; last_read_message_id: string | null; unread: number }>(
+      `SELECT m.last_read, m.last_read_message_id, ${unreadSql('m')}::int AS unread
+         FROM chat_members m WHERE m.cid = $1 AND m.user_id = $2`,
+      [cid, userId],
+    );
+    const before = held.rows[0];
+    const unchanged =
+      before !== undefined && before.last_read_message_id === readId && before.unread === unread;
+    const now = unchanged ? before.last_read.toISOString() : new Date().toISOString();
+    const userRow = await getUser(q, userId);
+    const user = userRow ? presentUser(userRow) : { id: userId };
+    const ids = channelIds(access.channel);
+    const event = {
+      type: 'message.read' as const,
+      ...ids,
+      user,
+      ...(readId ? { last_read_message_id: readId } : {}),
+      created_at: now,
+    };
+    if (unchanged) return { event };
     await q.query(
       `UPDATE chat_members m SET last_read = $3, last_read_message_id = $4, ${setUnreadSql('m', '$5')},
               updated_at = now()
         WHERE m.cid = $1 AND m.user_id = $2`,
       [cid, userId, now, readId, unread],
     );
-    const userRow = await getUser(q, userId);
-    const user = userRow ? presentUser(userRow) : { id: userId };
-    const ids = channelIds(access.channel);
-    const event = {
-      type: 'message.read',
-      ...ids,
-      user,
-      ...(readId ? { last_read_message_id: readId } : {}),
-      created_at: now,
-    };
     out.channelEvent(await memberIds(q, cid), event);
     out.notify(userId, {
       type: 'notification.mark_read',
@@ -115,7 +126,7 @@ export async function markUnread(ctx: ChatContext, actor: Actor, cid: string, me
     );
     const now = new Date().toISOString();
     const event = {
-      type: 'notification.mark_unread',
+      type: 'notification.mark_unread' as const,
       ...channelIds(access.channel),
       first_unread_message_id: m.id,
       last_read_at: lastRead.toISOString(),

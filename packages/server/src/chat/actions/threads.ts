@@ -199,7 +199,7 @@ export async function markThreadRead(ctx: ChatContext, actor: Actor, cid: string
     );
     const userRow = await getUser(q, userId);
     const event = {
-      type: 'message.read',
+      type: 'message.read' as const,
       ...channelIds(access.channel),
       user: userRow ? presentUser(userRow) : { id: userId },
       thread_id: parentId,

@@ -44,7 +44,13 @@ async function deleteMessagesOf(q: Queryable, userId: string, mode: MessagesMode
   for (const cid of new Set(rows.map((r) => r.cid))) await recountUnread(q, cid);
 }
 
-function announce(out: Outbox, audience: string[], type: string, user: ChatUser, extra = {}): void {
+function announce(
+  out: Outbox,
+  audience: string[],
+  type: 'user.deleted' | 'user.deactivated' | 'user.reactivated',
+  user: ChatUser,
+  extra: { hard_delete?: boolean; mark_messages_deleted?: boolean } = {},
+): void {
   out.transient({ users: audience, event: { type, user, ...extra, created_at: new Date().toISOString() } });
 }
 

@@ -6,6 +6,7 @@ import { peersOfSql } from '../policy/read-access.js';
 import { write } from '../realtime/outbox.js';
 import { checkCustomSize } from './custom.js';
 import type { UserRow } from '../store/rows.js';
+import { getUser } from '../store/users.js';
 
 /** A user as the product (or the user themselves) upserts it. */
 export type UserInput = { id: string; name?: string; image?: string | null; role?: string } & Record<
@@ -29,7 +30,11 @@ export function checkUpsertUsers(actor: Actor, users: UserInput[]): void {
   }
 }
 
-/** `POST /chat/users` and the server API's `upsertUsers`: creates or replaces users; emits `user.updated`. */
+/**
+ * `POST /chat/users` and the server API's `upsertUsers`: creates or replaces users; emits `user.updated`. A user whose
+ * data is already what was sent is neither written again nor announced (the product upserts on every token
+ * refresh).
+ */
 export async function upsertUsers(ctx: ChatContext, actor: Actor, users: UserInput[]): Promise<ChatUser[]> {
   checkUpsertUsers(actor, users);
   return write(ctx, async (q, out) => {
@@ -43,6 +48,9 @@ export async function upsertUsers(ctx: ChatContext, actor: Actor, users: UserInp
          ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, image = EXCLUDED.image,
            role = coalesce($4, chat_users.role), language = EXCLUDED.language, custom = EXCLUDED.custom,
            updated_at = now()
+         WHERE (chat_users.name, chat_users.image, chat_users.role, chat_users.language, chat_users.custom)
+               IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.image, coalesce($4, chat_users.role), EXCLUDED.language,
+                                 EXCLUDED.custom)
          RETURNING *`,
         [
           u.id,
@@ -54,7 +62,12 @@ export async function upsertUsers(ctx: ChatContext, actor: Actor, users: UserInp
         ],
       );
       const row = rows[0];
-      if (!row) continue;
+      if (!row) {
+        // Unchanged: nothing written, nobody told.
+        const same = await getUser(q, u.id);
+        if (same) result.push(presentUser(same));
+        continue;
+      }
       const user = presentUser(row);
       result.push(user);
       // Everyone who may see the user sees the change (chat-spec §4 Channel: user updated; policy/read-access).

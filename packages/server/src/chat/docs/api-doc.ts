@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { CHAT_ENDPOINTS, CHAT_MODELS, ChatEvent, type ChatEndpoint } from '@caseroom/protocol';
+import {
+  CHAT_ENDPOINTS,
+  CHAT_MODELS,
+  ChatEvent,
+  CustomEvent,
+  ServerEvent,
+  WireEvent,
+  type ChatEndpoint,
+} from '@caseroom/protocol';
 
 /**
  * Renders docs/chat-api.md from the protocol: every endpoint of `CHAT_ENDPOINTS` (method, path, request and response
@@ -9,8 +17,11 @@ import { CHAT_ENDPOINTS, CHAT_MODELS, ChatEvent, type ChatEndpoint } from '@case
 export function renderChatApiDoc(): string {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(CHAT_MODELS)) registry.add(schema, { id });
-  // Endpoints that answer events refer to the union; its members are listed under Events.
+  // Endpoints that answer events refer to the unions; their members are listed under Events.
   registry.add(ChatEvent, { id: 'ChatEvent' });
+  registry.add(ServerEvent, { id: 'ServerEvent' });
+  registry.add(CustomEvent, { id: 'CustomEvent' });
+  registry.add(WireEvent, { id: 'WireEvent' });
   const json = (schema: z.ZodType, self?: string) => {
     const out = z.toJSONSchema(schema, { metadata: registry, io: 'input', unrepresentable: 'any' }) as Record<
       string,
@@ -33,8 +44,8 @@ export function renderChatApiDoc(): string {
     'Every request carries `api_key` (query), `Authorization: <chat JWT>` and `Auth-Type: jwt` (or `anonymous`);',
     'errors answer `{"code", "message", "StatusCode"}` with the codes of chat-spec §8 (see `ChatErrorBody`). Rate',
     'limits: `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` on every answer, code 9 / HTTP 429 past',
-    'them. JSON Schemas below refer to the shared models as `#/$defs/<Model>` (section Models; `ChatEvent` is any',
-    'event of the section Events).',
+    'them. JSON Schemas below refer to the shared models as `#/$defs/<Model>` (section Models; `ServerEvent` is any',
+    'event of the section Events the server sends, `CustomEvent` a custom one, `WireEvent` either).',
     '',
     '## Notes',
     '',
@@ -48,6 +59,16 @@ export function renderChatApiDoc(): string {
   for (const option of ChatEvent.options) {
     lines.push(`### ${eventTypes(option).join(', ')}`, '', '```json', json(option), '```', '');
   }
+  lines.push(
+    '### Custom events',
+    '',
+    'Any type outside the namespaces of the events above; the sender’s own fields ride along.',
+    '',
+    '```json',
+    json(CustomEvent, 'CustomEvent'),
+    '```',
+    '',
+  );
   lines.push('## Models', '');
   for (const [id, schema] of Object.entries(CHAT_MODELS)) {
     lines.push(`### ${id}`, '', '```json', json(schema, id), '```', '');

@@ -1,3 +1,4 @@
+import type { CustomEvent, ServerEvent } from '@caseroom/protocol';
 import type { Bus } from '../../platform/bus.js';
 import type { Logger } from '../../platform/logger.js';
 import { ConnectionRegistry } from './connections.js';
@@ -6,8 +7,11 @@ import { PreparedFrame } from './ws-frame.js';
 /** The bus topic every chat node listens on. */
 export const FANOUT_TOPIC = 'chat:fanout';
 
-/** An event payload as it goes on the wire (always has `type` and `created_at`). */
-export type WireEvent = { type: string; created_at: string } & Record<string, unknown>;
+/**
+ * An event as it goes on the wire: one of the protocol's `ServerEvent` union, so a type or field the protocol does
+ * not declare does not compile, or a custom event (made only by `CustomEvent.parse`).
+ */
+export type WireEvent = ServerEvent | CustomEvent;
 
 /** JSON of events serialised on this node already (the outbox records it, the fan-out sends the same text). */
 const serialised = new WeakMap<WireEvent, string>();
@@ -114,7 +118,7 @@ export class Realtime {
       type: 'connection.error',
       error: { code: 40, message: 'JWT token revoked', StatusCode: 401 },
       created_at: new Date().toISOString(),
-    });
+    } satisfies ServerEvent);
     for (const conn of [...this.connections.ofUser(userId)]) {
       if (conn.sink.open) conn.sink.send(frame);
       conn.sink.close(1000, 'token revoked');
@@ -210,8 +214,9 @@ export class Realtime {
       return;
     }
     const { users, event, watch, presence } = envelope.delivery;
-    const cid = typeof event.cid === 'string' ? event.cid : undefined;
-    if (cid !== undefined && typeof event.seq === 'number' && !this.firstDelivery(cid, event.seq)) return;
+    const cid = 'cid' in event && typeof event.cid === 'string' ? event.cid : undefined;
+    const seq = 'seq' in event && typeof event.seq === 'number' ? event.seq : undefined;
+    if (cid !== undefined && seq !== undefined && !this.firstDelivery(cid, seq)) return;
     // The audience's rules are the same for every member: decided once here, checked per connection below.
     const byWatch = watch !== undefined && cid !== undefined && cid !== '';
     const mustWatch = watch === 'watching';

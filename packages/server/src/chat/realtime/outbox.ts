@@ -1,3 +1,4 @@
+import type { ServerEvent } from '@caseroom/protocol';
 import { literal, type Queryable, type Tx } from '../../platform/db.js';
 import type { ChatContext } from '../context.js';
 import type { Delivery, WireEvent } from './fanout.js';
@@ -6,7 +7,7 @@ import type { Delivery, WireEvent } from './fanout.js';
 interface StagedRecord {
   cid: string | null;
   userId: string | null;
-  event: WireEvent;
+  event: ServerEvent & { seq?: number };
 }
 
 /**
@@ -57,15 +58,15 @@ export class Outbox {
   }
 
   /** A channel event for `users`; numbered in its channel's sequence and recorded under its `cid` for sync. */
-  channelEvent(users: string[], event: WireEvent & { cid: string }, watch?: Delivery['watch']): void {
+  channelEvent(users: string[], event: ServerEvent & { cid: string }, watch?: Delivery['watch']): void {
     const counter = this.counters.get(event.cid);
-    if (counter) event.seq = ++counter.last;
+    if (counter) (event as { seq?: number }).seq = ++counter.last;
     this.deliveries.push(watch ? { users, event, watch } : { users, event });
     this.records.push({ cid: event.cid, userId: null, event });
   }
 
   /** A notification for one user's connections; recorded for that user (no seq: the per-user cursor is its id). */
-  notify(userId: string, event: WireEvent): void {
+  notify(userId: string, event: ServerEvent): void {
     this.deliveries.push({ users: [userId], event });
     this.records.push({ cid: null, userId, event });
   }

@@ -96,11 +96,13 @@ export async function presentRecorded(
   const events: WireEvent[] = [];
   for (const r of rows) {
     const event = {
+      // The row's time is the event's (a payload always carries it too; the column is the one sync orders by).
+      created_at: r.created_at.toISOString(),
       ...r.payload,
       type: r.type,
       ...(r.cid !== null ? { cid: r.cid } : {}),
       ...(r.seq !== null ? { seq: r.seq } : {}),
-    } as WireEvent;
+    } as WireEvent & { thread?: unknown; message?: unknown };
     if (r.message_id) {
       const cid = r.cid ?? (typeof r.payload.cid === 'string' ? r.payload.cid : '');
       let row = messages.get(r.message_id);

@@ -108,7 +108,7 @@ export class Relay {
     const events = await presentRecorded(this.db, rows, undefined);
     let delivered = 0;
     for (const event of events) {
-      const users = audience.get(event.cid as string) ?? [];
+      const users = audience.get('cid' in event ? String(event.cid) : '') ?? [];
       if (users.length === 0) continue;
       this.realtime.deliverLocal({ users, event });
       delivered++;

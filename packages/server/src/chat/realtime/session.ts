@@ -1,3 +1,4 @@
+import type { OwnUser, ServerEvent } from '@caseroom/protocol';
 import crypto from 'node:crypto';
 import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed } from '../errors.js';
@@ -21,7 +22,7 @@ export async function openSession(
 ): Promise<{ conn: Connection; hello: string } | undefined> {
   if (actor.kind !== 'user') throw inputError('a server token cannot open a user connection');
   const anonymous = actor.anonymous === true;
-  let me: Record<string, unknown> = {
+  let me: OwnUser = {
     id: actor.userId,
     role: 'anonymous',
     total_unread_count: 0,
@@ -60,6 +61,6 @@ export async function openSession(
     connection_id: conn.id,
     me,
     created_at: new Date().toISOString(),
-  });
+  } satisfies ServerEvent);
   return { conn, hello };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { DeviceRequest, findUnsafeInput, pathText } from '@caseroom/protocol';
+import { DeviceRequest, findUnsafeInput, pathText, type ServerEvent } from '@caseroom/protocol';
 import type { DeviceInput } from '../actions/devices.js';
 import { authenticate } from '../auth.js';
 import type { ChatContext } from '../context.js';
@@ -15,7 +15,11 @@ import { credentialsOf } from './credentials.js';
 /** Sends the error frame of a refused socket, then closes it normally (the client reads the code, e.g. 40). */
 function refuse(socket: WebSocket, err: ChatError): void {
   socket.send(
-    JSON.stringify({ type: 'connection.error', error: err.toBody(), created_at: new Date().toISOString() }),
+    JSON.stringify({
+      type: 'connection.error',
+      error: err.toBody(),
+      created_at: new Date().toISOString(),
+    } satisfies ServerEvent),
   );
   socket.close(1000, 'authentication failed');
 }
@@ -115,7 +119,7 @@ export function connectRoute(http: FastifyInstance, ctx: ChatContext): void {
               type: 'health.check',
               connection_id: conn.id,
               created_at: new Date().toISOString(),
-            }),
+            } satisfies ServerEvent),
           );
         }
       });

@@ -17,16 +17,15 @@ export function chatCallables(chat: ChatServerApi) {
     data: z.unknown(),
     // Every signed-in user may connect to chat as themselves, and only as themselves.
     authorize: async () => undefined,
-    action: async ({ caller, q }) => {
+    // The chat user is upserted (name, image, clientOf, guestOf; nothing written when unchanged) in the
+    // transaction, and the token to connect as it handed out after the commit.
+    action: async ({ caller, q, chat: chatInTx }) => {
       const user = await chatUserFor(q, caller.uid);
       if (!user) throw unauthenticated();
-      return user;
+      await chatInTx.upsertUsers([user]);
+      return null;
     },
-    // The chat user is upserted (name, image, clientOf, guestOf) before a token to connect as it is handed out.
-    afterCommit: async (caller, user) => {
-      await chat.upsertUsers([user]);
-      return chat.createToken(caller.uid, CHAT_TOKEN_TTL_SECONDS);
-    },
+    afterCommit: (caller) => chat.createToken(caller.uid, CHAT_TOKEN_TTL_SECONDS),
   });
   return [getToken];
 }

@@ -11,12 +11,12 @@ import { startChatCallable } from './start-chat.js';
 /** Every callable of the product's domain (issue 4), for the registry. */
 export function domainCallables(deps: CallableDeps): Callable[] {
   return [
-    ...caseplanLifecycleCallables(deps),
-    ...caseplanPeopleCallables(deps),
+    ...caseplanLifecycleCallables(),
+    ...caseplanPeopleCallables(),
     ...organizationCallables(deps),
     ...settingsCallables(),
     ...eventCallables(),
     ...sessionCallables(deps),
-    startChatCallable(deps),
+    startChatCallable(),
   ] as Callable[];
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ChatServerApi } from '../../chat/server-api.js';
 import type { Queryable } from '../../platform/db.js';
 import type { Caller } from '../http/authenticate.js';
 
@@ -7,12 +8,18 @@ export interface CallContext {
   caller: Caller;
   /** The callable's transaction: every read and write of the call goes through it. */
   q: Queryable;
+  /**
+   * Chat's server API bound to the same transaction: the chat changes a product change implies commit with it,
+   * and their events are sent only after the commit (nothing when it rolls back).
+   */
+  chat: ChatServerApi;
 }
 
 /**
  * A product callable function (`POST /api/functions/{name}`): validate -> authorize -> act, the last two in
- * one transaction, then (optionally) `afterCommit` for what must follow the commit: chat writes and events.
- * Nothing is written when any step throws before the commit.
+ * one transaction with the chat writes they imply (`ctx.chat`), then chat's events, then (optionally)
+ * `afterCommit` for what is no database write (a token, a disconnect). Nothing is written, and nothing sent, when
+ * any step throws before the commit.
  */
 export interface Callable<S extends z.ZodType = z.ZodType, Staged = unknown, Result = Staged> {
   name: string;

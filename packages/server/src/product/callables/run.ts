@@ -1,4 +1,6 @@
 import { CallableRequest } from '@caseroom/protocol';
+import type { ChatServerApi } from '../../chat/server-api.js';
+import { txWithChat } from '../../chat/server-tx.js';
 import type { Db } from '../../platform/db.js';
 import { ProductError } from '../errors.js';
 import type { Caller } from '../http/authenticate.js';
@@ -6,11 +8,13 @@ import type { CallableRegistry } from './registry.js';
 
 /**
  * Runs one callable for an authenticated caller: parse the body, validate `data`, authorize and act in one
- * transaction, then the after-commit step. Throws ProductError (or ZodError, answered 400) on failure.
+ * transaction (with chat's writes; run again on a serialization failure or deadlock), publish chat's events, then
+ * the after-commit step. Throws ProductError (or ZodError, answered 400) on failure.
  */
 export async function runCallable(
   registry: CallableRegistry,
   db: Db,
+  chat: ChatServerApi,
   name: string,
   caller: Caller,
   body: unknown,
@@ -20,8 +24,8 @@ export async function runCallable(
   const request = CallableRequest.safeParse(body ?? {});
   if (!request.success) throw new ProductError('invalid-argument', 'Body must be {"data": ...}');
   const data: unknown = callable.data.parse(request.data.data);
-  const staged = await db.tx(async (q) => {
-    const ctx = { caller, q };
+  const staged = await txWithChat(db, chat, async (q, chatInTx) => {
+    const ctx = { caller, q, chat: chatInTx };
     await callable.authorize(ctx, data);
     return callable.action(ctx, data);
   });

@@ -4,7 +4,6 @@ import { loadContacts } from '../contacts/queries.js';
 import { ProductError } from '../errors.js';
 import { chatUserFor, teamMemberIds } from '../users/chat-user.js';
 import { authorizeCaseplan } from './authorize.js';
-import type { CallableDeps } from './deps.js';
 import { defineCallable } from './registry.js';
 
 const NOT_ACTIVE = 'Cannot start chat with user that is not active in caseplan';
@@ -32,7 +31,7 @@ export function teamFor(contacts: Contact[], caseplanOrganization?: string): str
 }
 
 /** `chat-startChat`: a one-to-one or group chat between contacts (product-spec §5-§6, §8 "Chat start errors"). */
-export function startChatCallable({ chat }: CallableDeps) {
+export function startChatCallable() {
   return defineCallable({
     name: 'chat-startChat',
     data: ChatStartData,
@@ -49,7 +48,9 @@ export function startChatCallable({ chat }: CallableDeps) {
         throw err;
       }
     },
-    action: async ({ caller, q }, d) => {
+    // The chat users, the channel and its moderators are written in the callable's transaction (all or nothing);
+    // their events go out after its commit.
+    action: async ({ caller, q, chat }, d) => {
       if (d.contacts.length === 0)
         throw new ProductError('invalid-argument', 'No contacts provided to start chat');
       const members = [...new Set(d.contacts)];
@@ -83,37 +84,26 @@ export function startChatCallable({ chat }: CallableDeps) {
       }
       const has = (field: 'clientOf' | 'guestOf') =>
         chatUsers.some((u) => Array.isArray(u[field]) && (u[field] as string[]).includes(team));
-      return {
-        members,
-        team,
-        caseplans,
-        hasClient: has('clientOf'),
-        hasGuest: has('guestOf'),
-        chatUsers,
-        name: d.name,
-      };
-    },
-    afterCommit: async (caller, s) => {
-      if (!s.team) throw new ProductError('failed-precondition', 'Channel does not have an organization id');
+      if (!team) throw new ProductError('failed-precondition', 'Channel does not have an organization id');
       // The distinct chat of exactly these members in this team, created by one of them; else a fresh one created
       // by the caller (chat's channel-create: a channel someone else made at that id is never handed back).
-      await chat.upsertUsers(s.chatUsers);
+      await chat.upsertUsers(chatUsers);
       const channel = await chat.getOrCreateChannel(
         'messaging',
         undefined,
         {
-          members: s.members,
-          team: s.team,
-          caseplans: s.caseplans,
-          organizations: [s.team],
-          hasClient: s.hasClient,
-          hasGuest: s.hasGuest,
-          ...(s.name ? { name: s.name } : {}),
+          members,
+          team,
+          caseplans,
+          organizations: [team],
+          hasClient: has('clientOf'),
+          hasGuest: has('guestOf'),
+          ...(d.name ? { name: d.name } : {}),
         },
         caller.uid,
       );
       // Team members moderate product chats (a team-member creator too: moderators hold the owner's rights).
-      const moderators = teamMemberIds(s.chatUsers, s.team).filter((id) => s.members.includes(id));
+      const moderators = teamMemberIds(chatUsers, team).filter((id) => members.includes(id));
       if (moderators.length) await chat.addModerators(channel.cid, moderators);
       return { cid: channel.cid, id: channel.id, type: channel.type };
     },

@@ -47,7 +47,7 @@ export async function removeFromCaseplanChannels(
   }
 }
 
-/** Upserts the chat users of these people (name, image, clientOf, guestOf), after commit. */
+/** Upserts the chat users of these people (name, image, clientOf, guestOf), in the caller's transaction. */
 export async function syncChatUsers(chat: ChatServerApi, q: Queryable, userIds: string[]): Promise<void> {
   const users = [];
   for (const id of new Set(userIds)) {

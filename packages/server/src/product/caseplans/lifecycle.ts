@@ -8,7 +8,6 @@ import {
 import type { Queryable } from '../../platform/db.js';
 import { recordAudit } from '../audit/record.js';
 import { authorizeCaseplan, authorizeOrganization } from '../callables/authorize.js';
-import type { CallableDeps } from '../callables/deps.js';
 import { defineCallable } from '../callables/registry.js';
 import { ProductError } from '../errors.js';
 import { validateCustomFields } from '../settings/json-schema.js';
@@ -31,7 +30,7 @@ async function checkCustomFields(q: Queryable, organizationId: string, custom: R
 }
 
 /** `caseplans-create`, `-update`, `-updateCustom`, `-close`, `-reopen` (product-spec §7, issue 4 §5). */
-export function caseplanLifecycleCallables({ chat }: CallableDeps) {
+export function caseplanLifecycleCallables() {
   const create = defineCallable({
     name: 'caseplans-create',
     data: CaseplanCreateData,
@@ -116,7 +115,7 @@ export function caseplanLifecycleCallables({ chat }: CallableDeps) {
           allowClosed: true,
         });
       },
-      action: async ({ caller, q }, d) => {
+      action: async ({ caller, q, chat }, d) => {
         const before = await caseplanSnapshot(q, d.caseplanId);
         if (before?.closed === closing) {
           throw new ProductError(
@@ -142,11 +141,8 @@ export function caseplanLifecycleCallables({ chat }: CallableDeps) {
             reason: d.reason ?? null,
           },
         );
-        return d.caseplanId;
-      },
-      // Chat writes after the commit: the case plan's channels are frozen ('Archived') or thawed.
-      afterCommit: async (_caller, caseplanId) => {
-        await setCaseplanChannelsFrozen(chat, caseplanId, closing);
+        // In the same transaction: the case plan's channels are frozen ('Archived') or thawed.
+        await setCaseplanChannelsFrozen(chat, d.caseplanId, closing);
         return null;
       },
     });

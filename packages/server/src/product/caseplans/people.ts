@@ -10,7 +10,6 @@ import {
 import type { Queryable } from '../../platform/db.js';
 import { recordAudit, type AuditChange } from '../audit/record.js';
 import { authorizeCaseplan } from '../callables/authorize.js';
-import type { CallableDeps } from '../callables/deps.js';
 import { defineCallable, type CallContext } from '../callables/registry.js';
 import { ProductError } from '../errors.js';
 import { removeFromCaseplanChannels, syncChatUsers } from './chat-links.js';
@@ -56,14 +55,14 @@ const roleView = (r: RoleRow) => ({
 });
 
 /** People, teams and roles on a case plan: `caseplans-addUser` ... `caseplans-updateRole` (product-spec §7). */
-export function caseplanPeopleCallables({ chat, db }: CallableDeps) {
+export function caseplanPeopleCallables() {
   const addUser = defineCallable({
     name: 'caseplans-addUser',
     data: CaseplanAddUserData,
     authorize: async (ctx, d) => {
       await editable(ctx, d.caseplanId);
     },
-    action: async ({ caller, q }, d) => {
+    action: async ({ caller, q, chat }, d) => {
       const role = await loadRole(q, d.caseplanId, d.roleId);
       const orgId = await organizationOf(q, d.caseplanId);
       const before = d.userId ? await membershipSnapshot(q, d.caseplanId, d.userId) : null;
@@ -76,11 +75,8 @@ export function caseplanPeopleCallables({ chat, db }: CallableDeps) {
         before,
         after: await membershipSnapshot(q, d.caseplanId, uid),
       });
-      return uid;
-    },
-    // The person becomes a chat user with their clientOf / guestOf.
-    afterCommit: async (_caller, uid) => {
-      await syncChatUsers(chat, db, [uid]);
+      // The person becomes a chat user with their clientOf / guestOf, in the same transaction.
+      await syncChatUsers(chat, q, [uid]);
       return { userId: uid };
     },
   });
@@ -91,7 +87,7 @@ export function caseplanPeopleCallables({ chat, db }: CallableDeps) {
     authorize: async (ctx, d) => {
       await editable(ctx, d.caseplanId);
     },
-    action: async ({ caller, q }, d) => {
+    action: async ({ caller, q, chat }, d) => {
       const before = await membershipSnapshot(q, d.caseplanId, d.userId);
       if (!before?.active) throw new ProductError('failed-precondition', 'User not on caseplan');
       await q.query(
@@ -110,11 +106,8 @@ export function caseplanPeopleCallables({ chat, db }: CallableDeps) {
         before,
         after: await membershipSnapshot(q, d.caseplanId, d.userId),
       });
-      return d;
-    },
-    // Leaving the case plan means leaving its chats.
-    afterCommit: async (_caller, d) => {
-      await removeFromCaseplanChannels(chat, db, d.caseplanId, d.userId);
+      // Leaving the case plan means leaving its chats, in the same transaction.
+      await removeFromCaseplanChannels(chat, q, d.caseplanId, d.userId);
       return null;
     },
   });
@@ -172,7 +165,7 @@ export function caseplanPeopleCallables({ chat, db }: CallableDeps) {
     authorize: async (ctx, d) => {
       await editable(ctx, d.caseplanId);
     },
-    action: async ({ caller, q }, d) => {
+    action: async ({ caller, q, chat }, d) => {
       await requireTeam(q, d.caseplanId, d.teamId);
       const id = crypto.randomUUID();
       await q.query(
@@ -194,11 +187,8 @@ export function caseplanPeopleCallables({ chat, db }: CallableDeps) {
         entityId: id,
         after: roleView(await loadRole(q, d.caseplanId, id)),
       });
-      return { id, userId: d.userId ?? null };
-    },
-    afterCommit: async (_caller, staged) => {
-      if (staged.userId) await syncChatUsers(chat, db, [staged.userId]);
-      return staged.id;
+      if (d.userId) await syncChatUsers(chat, q, [d.userId]);
+      return id;
     },
   });
 
@@ -208,7 +198,7 @@ export function caseplanPeopleCallables({ chat, db }: CallableDeps) {
     authorize: async (ctx, d) => {
       await editable(ctx, d.caseplanId);
     },
-    action: async ({ caller, q }, d) => {
+    action: async ({ caller, q, chat }, d) => {
       const before = await loadRole(q, d.caseplanId, d.roleId);
       if (d.teamId !== undefined) await requireTeam(q, d.caseplanId, d.teamId);
       await q.query(
@@ -240,11 +230,12 @@ export function caseplanPeopleCallables({ chat, db }: CallableDeps) {
         before: roleView(before),
         after: roleView(role),
       });
-      return { id: d.roleId, users: [before.user_id, role.user_id].filter((u): u is string => !!u) };
-    },
-    afterCommit: async (_caller, staged) => {
-      await syncChatUsers(chat, db, staged.users);
-      return staged.id;
+      await syncChatUsers(
+        chat,
+        q,
+        [before.user_id, role.user_id].filter((u): u is string => !!u),
+      );
+      return d.roleId;
     },
   });
 

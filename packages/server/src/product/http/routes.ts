@@ -1,6 +1,7 @@
 import type { PublicConfig } from '@caseroom/protocol';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { ChatServerApi } from '../../chat/server-api.js';
 import type { Platform } from '../../platform/context.js';
 import { listCaseplans, readCaseplan } from '../caseplans/reads.js';
 import type { CallableRegistry } from '../callables/registry.js';
@@ -17,6 +18,8 @@ export interface ProductRoutesOptions {
   platform: Platform;
   authenticate: Authenticate;
   callables: CallableRegistry;
+  /** Chat's server API: callables bind it to their transaction. */
+  chat: ChatServerApi;
 }
 
 const CaseplansQuery = z.object({ organization: z.string().min(1).optional() });
@@ -25,7 +28,7 @@ const NameParams = z.object({ name: z.string().min(1) });
 
 /** The product API under `/api` (except `/api/auth`): config, me, reads and callables. */
 export async function productRoutes(http: FastifyInstance, opts: ProductRoutesOptions): Promise<void> {
-  const { platform, authenticate, callables } = opts;
+  const { platform, authenticate, callables, chat } = opts;
   const { db, config } = platform;
   installProductErrorHandler(http);
 
@@ -64,7 +67,7 @@ export async function productRoutes(http: FastifyInstance, opts: ProductRoutesOp
   http.post('/api/functions/:name', async (req) => {
     const caller = await authenticate(req);
     const { name } = NameParams.parse(req.params);
-    return { result: await runCallable(callables, db, name, caller, req.body) };
+    return { result: await runCallable(callables, db, chat, name, caller, req.body) };
   });
 
   domainRoutes(http, db, authenticate);

@@ -59,7 +59,7 @@ async function inviteOrAdd(
 }
 
 /** Organizations and their people (issue 4 §2): create (super-admin), invite, remove, set type (org admin). */
-export function organizationCallables({ chat, db, invites }: CallableDeps) {
+export function organizationCallables({ invites }: CallableDeps) {
   const create = defineCallable({
     name: 'organizations-create',
     data: OrganizationCreateData,
@@ -68,7 +68,7 @@ export function organizationCallables({ chat, db, invites }: CallableDeps) {
       if (!allows('organizations.create', viewer.sadmin ? ['superAdmin'] : []))
         throw new ProductError('permission-denied', 'Only a super-admin may create organizations');
     },
-    action: async ({ caller, q }, d) => {
+    action: async ({ caller, q, chat }, d) => {
       const id = crypto.randomUUID();
       const { rowCount } = await q.query(
         'INSERT INTO organizations (id, eid, name) VALUES ($1, $2, $3) ON CONFLICT (eid) DO NOTHING',
@@ -85,11 +85,12 @@ export function organizationCallables({ chat, db, invites }: CallableDeps) {
         after: { name: d.name, eid: d.eid ?? null },
       });
       const seated = d.adminEmail ? await inviteOrAdd(q, caller.uid, id, d.adminEmail, 'admin') : null;
+      if (seated?.userId) await syncChatUsers(chat, q, [seated.userId]);
       return { id, seated };
     },
+    // The invite mail goes once the invite is committed.
     afterCommit: async (_caller, { id, seated }) => {
       if (seated?.inviteId) await invites.sendInvite(seated.inviteId);
-      if (seated?.userId) await syncChatUsers(chat, db, [seated.userId]);
       return id;
     },
   });
@@ -100,9 +101,12 @@ export function organizationCallables({ chat, db, invites }: CallableDeps) {
     authorize: async ({ caller, q }, d) => {
       await authorizeOrganization(q, caller.uid, 'organizations.manage', d.organizationId);
     },
-    action: ({ caller, q }, d) => inviteOrAdd(q, caller.uid, d.organizationId, d.email, d.type),
+    action: async ({ caller, q, chat }, d) => {
+      const staged = await inviteOrAdd(q, caller.uid, d.organizationId, d.email, d.type);
+      if (staged.userId) await syncChatUsers(chat, q, [staged.userId]);
+      return staged;
+    },
     afterCommit: async (_caller, staged) => {
-      if (staged.userId) await syncChatUsers(chat, db, [staged.userId]);
       if (staged.inviteId) await invites.sendInvite(staged.inviteId);
       return staged;
     },
@@ -114,7 +118,7 @@ export function organizationCallables({ chat, db, invites }: CallableDeps) {
     authorize: async ({ caller, q }, d) => {
       await authorizeOrganization(q, caller.uid, 'organizations.manage', d.organizationId);
     },
-    action: async ({ caller, q }, d) => {
+    action: async ({ caller, q, chat }, d) => {
       const before = await memberSnapshot(q, d.organizationId, d.userId);
       if (!before?.active) throw new ProductError('not-found', 'User is not part of the organization');
       await requireAnotherAdmin(q, d.organizationId, d.userId);
@@ -122,7 +126,7 @@ export function organizationCallables({ chat, db, invites }: CallableDeps) {
         'UPDATE organization_users SET active = false, updated = now() WHERE organization_id = $1 AND user_id = $2',
         [d.organizationId, d.userId],
       );
-      // Leaving the organization means leaving its case plans (and, after commit, their chats).
+      // Leaving the organization means leaving its case plans and their chats, in this transaction.
       const { rows } = await q.query<{ caseplan_id: string }>(
         `UPDATE caseplan_users cu SET active = false, updated = now()
            FROM caseplans c
@@ -147,12 +151,8 @@ export function organizationCallables({ chat, db, invites }: CallableDeps) {
           caseplansLeft: rows.map((r) => r.caseplan_id),
         },
       });
-      return { userId: d.userId, caseplans: rows.map((r) => r.caseplan_id) };
-    },
-    afterCommit: async (_caller, staged) => {
-      for (const caseplanId of staged.caseplans)
-        await removeFromCaseplanChannels(chat, db, caseplanId, staged.userId);
-      await syncChatUsers(chat, db, [staged.userId]);
+      for (const r of rows) await removeFromCaseplanChannels(chat, q, r.caseplan_id, d.userId);
+      await syncChatUsers(chat, q, [d.userId]);
       return null;
     },
   });
@@ -163,7 +163,7 @@ export function organizationCallables({ chat, db, invites }: CallableDeps) {
     authorize: async ({ caller, q }, d) => {
       await authorizeOrganization(q, caller.uid, 'organizations.manage', d.organizationId);
     },
-    action: async ({ caller, q }, d) => {
+    action: async ({ caller, q, chat }, d) => {
       const before = await memberSnapshot(q, d.organizationId, d.userId);
       if (!before?.active) throw new ProductError('not-found', 'User is not part of the organization');
       if (d.type !== 'admin') await requireAnotherAdmin(q, d.organizationId, d.userId);
@@ -177,11 +177,8 @@ export function organizationCallables({ chat, db, invites }: CallableDeps) {
         before,
         after: await memberSnapshot(q, d.organizationId, d.userId),
       });
-      return d.userId;
-    },
-    // clientOf / guestOf follow the type.
-    afterCommit: async (_caller, userId) => {
-      await syncChatUsers(chat, db, [userId]);
+      // clientOf / guestOf follow the type.
+      await syncChatUsers(chat, q, [d.userId]);
       return null;
     },
   });

@@ -12,22 +12,19 @@ import { claimInvites } from '../organizations/membership.js';
 import { checkCaseplanSelectable, loadSessionState, recordSelection } from './state.js';
 
 /** `session-load`, `session-selectCaseplan`, `session-selectOrganization` (product-spec §4-§5). */
-export function sessionCallables({ chat, db, config }: CallableDeps) {
+export function sessionCallables({ config }: CallableDeps) {
   const load = defineCallable({
     name: 'session-load',
     data: SessionLoadData,
     // Every signed-in user loads their own session.
     authorize: async () => undefined,
-    action: async ({ caller, q }, d) => {
+    action: async ({ caller, q, chat }, d) => {
       // A forged or foreign token proves nothing: the verified-address rule applies alone.
       const proven = d?.invite ? verifyInviteToken(config.authSecret, d.invite) : null;
       const joined = await claimInvites(q, caller.uid, proven);
-      return { joined, state: await loadSessionState(q, caller.uid) };
-    },
-    // A new member's chat user gets clientOf / guestOf for the organizations joined.
-    afterCommit: async (caller, { joined, state }) => {
-      if (joined.length > 0) await syncChatUsers(chat, db, [caller.uid]);
-      return state;
+      // A new member's chat user gets clientOf / guestOf for the organizations joined, in this transaction.
+      if (joined.length > 0) await syncChatUsers(chat, q, [caller.uid]);
+      return loadSessionState(q, caller.uid);
     },
   });
 

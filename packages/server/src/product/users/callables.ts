@@ -52,13 +52,11 @@ export function userCallables(chat: ChatServerApi) {
     name: 'users-update',
     data: UpdateData,
     authorize: async () => undefined, // everyone edits their own record, and only that
-    action: async ({ caller, q }, data) => {
+    action: async ({ caller, q, chat: chatInTx }, data) => {
       if (!(await updateUser(q, caller.uid, data))) throw new ProductError('not-found', 'User id not found');
-      return syncChatUser(caller.uid, q);
-    },
-    // The chat user carries the same name and image.
-    afterCommit: async (_caller, user) => {
-      if (user) await chat.upsertUsers([user]);
+      // The chat user carries the same name and image, written in the same transaction.
+      const user = await syncChatUser(caller.uid, q);
+      if (user) await chatInTx.upsertUsers([user]);
       return null;
     },
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import sharp from 'sharp';
 import { z } from 'zod';
 import type { ChatServerApi } from '../../chat/server-api.js';
+import { txWithChat } from '../../chat/server-tx.js';
 import type { Db } from '../../platform/db.js';
 import { ProductError } from '../errors.js';
 import type { Authenticate } from '../http/authenticate.js';
@@ -47,16 +48,17 @@ export async function photoRoutes(
       throw new ProductError('invalid-argument', 'Send the photo as an image body');
     const photo = await resizePhoto(req.body);
     const url = `/api/users/${encodeURIComponent(uid)}/photo?v=${Date.now()}`;
-    const user = await db.tx(async (q) => {
+    // The photo and the chat user's image commit together; `user.updated` goes out after.
+    await txWithChat(db, chat, async (q, chatInTx) => {
       await q.query(
         `INSERT INTO user_photos (user_id, content_type, content) VALUES ($1, 'image/webp', $2)
          ON CONFLICT (user_id) DO UPDATE SET content = EXCLUDED.content, updated = now()`,
         [uid, photo],
       );
       await updateUser(q, uid, { photo: url });
-      return chatUserFor(q, uid);
+      const user = await chatUserFor(q, uid);
+      if (user) await chatInTx.upsertUsers([user]);
     });
-    if (user) await chat.upsertUsers([user]);
     return { photo: url };
   });
 

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import type { Channel, ChannelMember } from '@caseroom/protocol';
+import { DEFAULT_CHANNEL_TYPE_SETTINGS, type Channel, type ChannelMember } from '@caseroom/protocol';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChannelHeader } from './ChannelHeader';
@@ -32,13 +32,10 @@ function channel(extra: Record<string, unknown> = {}): Channel {
     member_count: 2,
     frozen: false,
     config: {
+      ...DEFAULT_CHANNEL_TYPE_SETTINGS,
       name: 'messaging',
       commands: [],
       url_enrichment: false,
-      typing_events: true,
-      read_events: true,
-      replies: true,
-      reactions: true,
     },
     own_capabilities: [],
     ...extra,

@@ -70,6 +70,28 @@ describe('event stream: per-channel seq, gaps filled through /sync without a rec
     expect(texts()).toEqual(['a', 'b', 'c', 'd']);
   });
 
+  it('never skips past a gap while /sync keeps failing: the held events wait, then come in order', async () => {
+    const channel = amy.channel('messaging', 'general');
+    await channel.watch();
+    server.sendMessage(CID, 'bob', { id: 'a', text: 'a' });
+    await vi.advanceTimersByTimeAsync(0);
+    server.failNext(/POST \/sync$/, { status: 500, code: -1, message: 'overloaded' }, 6);
+    server.skipDeliveries = 1;
+    server.sendMessage(CID, 'bob', { id: 'b', text: 'b' });
+    server.sendMessage(CID, 'bob', { id: 'c', text: 'c' });
+    await vi.advanceTimersByTimeAsync(0);
+    // Six failures, 1 + 2 + 4 + 8 + 15 + 15 s apart: c is never shown without b, the cursor stays before b.
+    for (const ms of [1000, 2000, 4000, 8000, 15_000]) {
+      await vi.advanceTimersByTimeAsync(ms);
+      expect(texts()).toEqual(['a']);
+      expect(amy.stream.isFilling).toBe(true);
+    }
+    await vi.advanceTimersByTimeAsync(15_000);
+    await amy.stream.settled();
+    expect(texts()).toEqual(['a', 'b', 'c']);
+    expect(server.requestsTo(/POST \/sync$/)).toHaveLength(7);
+  });
+
   it('drops a second copy of an event it already applied', async () => {
     const channel = amy.channel('messaging', 'general');
     await channel.watch();

@@ -14,8 +14,8 @@ export interface EventStreamHost {
 
 /** At most this many sync rounds for one fill or catch-up (each answers up to the server's cap). */
 const MAX_ROUNDS = 20;
-/** A failed fill is retried this many times (1 s apart) before the held events are applied as they are. */
-const FILL_RETRIES = 3;
+/** A failed fill is retried after 1 s, then twice as long each time, at most this long apart. */
+const FILL_RETRY_MAX_MS = 15_000;
 
 /**
  * The channels' event sequences (docs/ARCHITECTURE.md "Event sequence and sync"). Every channel event the server
@@ -32,6 +32,8 @@ export class EventStream {
   private notifications: number | undefined;
   private readonly held = new Map<string, ChatEvent[]>();
   private filling: Promise<void> | undefined;
+  /** Bumped by {@link reset}: a fill started before it stops retrying. */
+  private generation = 0;
 
   constructor(private readonly host: EventStreamHost) {}
 
@@ -60,6 +62,7 @@ export class EventStream {
     this.last.clear();
     this.held.clear();
     this.notifications = undefined;
+    this.generation++;
   }
 
   /** One live event from the socket. */
@@ -159,12 +162,9 @@ export class EventStream {
   private async fillAll(): Promise<void> {
     for (let round = 0; round < MAX_ROUNDS && this.held.size > 0; round++) {
       const cids = [...this.held.keys()];
-      const answer = await this.syncWithRetries(cids);
-      if (!answer) {
-        // The server cannot be asked now: show what arrived, in order, rather than hold it back.
-        for (const cid of cids) this.drain(cid, true);
-        return;
-      }
+      const answer = await this.syncUntilAnswered(cids);
+      // Reset while waiting (the user disconnected): nothing is held any more.
+      if (!answer) return;
       this.applySynced(answer);
       for (const cid of cids) {
         // A channel the answer leaves out (the user may no longer read it): its held events go as they are.
@@ -177,8 +177,15 @@ export class EventStream {
     }
   }
 
-  private async syncWithRetries(cids: string[]): Promise<SyncResponse | undefined> {
-    for (let attempt = 0; attempt <= FILL_RETRIES; attempt++) {
+  /**
+   * Asks `/sync` for the held channels until it answers, 1 s after a failure, then twice as long each time (at
+   * most 15 s). The held events stay held meanwhile: showing them would move the cursor past the hole, and what
+   * is missing would never be asked for again (the chaos suite lost messages that way when a node was
+   * overloaded). Undefined after {@link reset}.
+   */
+  private async syncUntilAnswered(cids: string[]): Promise<SyncResponse | undefined> {
+    const generation = this.generation;
+    for (let attempt = 0; ; attempt++) {
       try {
         return await this.host.api.post<SyncResponse>('/sync', {
           channel_cids: cids,
@@ -189,10 +196,10 @@ export class EventStream {
           'warn',
           `filling a gap in the event stream failed: ${toChatApiError(error).message}`,
         );
-        if (attempt < FILL_RETRIES) await (this.host.wait ?? delay)(1000);
+        await (this.host.wait ?? delay)(Math.min(1000 * 2 ** attempt, FILL_RETRY_MAX_MS));
+        if (generation !== this.generation) return undefined;
       }
     }
-    return undefined;
   }
 }
 

@@ -19,7 +19,8 @@ export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://root@127.0.0
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const API_KEY = 'bench-key';
-const API_SECRET = crypto.randomBytes(24).toString('hex');
+/** This run's chat secret (also the chaos suite's: its nodes are started with it). */
+export const API_SECRET = crypto.randomBytes(24).toString('hex');
 
 /** An HS256 JWT with the given claims, signed with the bench's chat secret. */
 export function signToken(claims: Record<string, unknown>): string {
@@ -39,9 +40,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** A fresh database on the machine's PostgreSQL. */
-export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `caseroom_bench_${crypto.randomBytes(5).toString('hex')}`;
+/** A fresh database on the machine's PostgreSQL, named `<prefix>_<random>`. */
+export async function createDatabase(
+  prefix = 'caseroom_bench',
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${crypto.randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);

@@ -5,7 +5,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import {
+  API_SECRET,
+  createDatabase as createBenchDatabase,
+  freePort,
+  signToken,
+} from '../../bench/systems/caseroom.js';
 
 /**
  * The cluster under test: a fresh PostgreSQL database, a private `redis-server` (never the shared one on 6379),
@@ -14,49 +19,16 @@ import pg from 'pg';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SERVER_MAIN = path.join(ROOT, 'packages/server/dist/main.js');
-export const PG_ADMIN_URL = process.env.CHAOS_PG_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
-
 export const API_KEY = 'chaos-key';
-const API_SECRET = crypto.randomBytes(24).toString('hex');
 
-/** An HS256 chat JWT with the given claims, signed with this run's secret. */
-export function signToken(claims: Record<string, unknown>): string {
-  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-  const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ ...claims, iat: Math.floor(Date.now() / 1000) - 10 })}`;
-  return `${head}.${crypto.createHmac('sha256', API_SECRET).update(head).digest('base64url')}`;
-}
+/** The bench's helpers serve here too: the run's chat secret and its tokens, free ports, fresh databases. */
+export { freePort, signToken };
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/** A fresh database on the machine's PostgreSQL, dropped by `drop()`. */
-export async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `caseroom_chaos_${crypto.randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+/** A fresh database on the machine's PostgreSQL (`BENCH_PG_URL`), dropped by `drop()`. */
+export function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  return createBenchDatabase('caseroom_chaos');
 }
 
 /** Resolves once `port` answers a Redis PING with PONG. */

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import { freePort } from './process.js';
 
 /**
  * A redis-server of the test's own, on a free loopback port, that the test may stop, start again and freeze
@@ -16,17 +17,6 @@ export interface TestRedis {
   freeze(): void;
   /** SIGCONT: the frozen server goes on. */
   thaw(): void;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function accepting(port: number): Promise<boolean> {

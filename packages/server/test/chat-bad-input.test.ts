@@ -374,6 +374,19 @@ describe.each(['postgres', 'pglite'] as const)('bad input is code 4, never a 500
     expect(block).toMatchObject({ status: 404, body: { code: 16, message: 'User "nobody" does not exist' } });
   });
 
+  it('a partial update with a wrong type for a known field is code 4 naming the field, and changes nothing', async () => {
+    for (const [set, field] of [
+      [{ pinned: 'x' }, 'pinned'],
+      [{ silent: 1 }, 'silent'],
+      [{ text: 42 }, 'text'],
+    ] as const) {
+      const res = await ana.call('PUT', '/messages/bad-1', { set });
+      expect(res).toMatchObject({ status: 400, body: { code: 4, message: new RegExp(`^${field} must`) } });
+    }
+    const page = await ana.call('GET', '/messages/bad-1');
+    expect(page.body).toMatchObject({ message: { pinned: false, silent: false } });
+  });
+
   it('the custom data limit holds for guests, for edits and for the server-side API', async () => {
     const over = padding(CHAT_LIMITS.maxMessageCustomBytes);
     const guest = await chatCall(server, 'POST', '/guest', { body: { user: { id: 'visitor', bio: over } } });

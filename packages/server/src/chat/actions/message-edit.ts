@@ -69,6 +69,10 @@ async function applyEdit(
   if (typeof set.text === 'string' && hasLinks(set.text))
     requireCapability(access, 'send-links', 'send links');
   if (typeof set.text === 'string') checkLength(set.text, maxMessageLength(access.channel));
+  for (const k of ['pinned', 'silent'] as const) {
+    if (k in set && typeof set[k] !== 'boolean') throw inputError(`${k} must be true or false`);
+  }
+  if ('text' in set && typeof set.text !== 'string') throw inputError('text must be a string');
   if ('attachments' in set && !Array.isArray(set.attachments))
     throw inputError('attachments must be an array');
   if ('mentioned_users' in set && !Array.isArray(set.mentioned_users))

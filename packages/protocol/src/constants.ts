@@ -69,6 +69,36 @@ export const CHAT_TIMING = {
   jumpToLatestReappearMs: 100,
 } as const;
 
+/** Attachments, uploads, link previews and voice recordings (chat-spec §5, §9). */
+export const ATTACHMENT_CONSTANTS = {
+  /** Upload size limit when the app config sets none: 100 MiB; shown as "100MB" when unknown. */
+  defaultSizeLimitBytes: 100 * 1024 * 1024,
+  fallbackSizeLimitText: '100MB',
+  /** A gallery forms at 2 or more images and shows 4 tiles (3 and "+N more"). */
+  galleryThreshold: 2,
+  galleryTiles: 4,
+  /** Image resize requests ask for twice the CSS size; unknown original size counts as 1,000,000. */
+  resizeFactor: 2,
+  defaultOriginalSize: 1_000_000,
+  giphyDefaultHeightPx: 300,
+  /** Link previews: the composer waits this long after typing before enriching. */
+  linkPreviewDebounceMs: 1_500,
+  /** Voice recording (chat-spec §9). */
+  voiceWaveBars: 40,
+  voiceSampleCount: 100,
+  voiceSampleIntervalMs: 60,
+  voiceFftSize: 32,
+  voiceMinDecibels: -100,
+  voiceMaxDecibels: 0,
+  voiceWaveformUpdateThreshold: 0.02,
+  wavSampleRate: 16_000,
+  wavBitsPerSample: 16,
+  wavHeaderBytes: 44,
+  playbackRates: [1, 1.5, 2],
+  /** Uploads never attached to a message are deleted after this long. */
+  unattachedUploadTtlMs: 24 * 60 * 60 * 1000,
+} as const;
+
 export const PRODUCT_CONSTANTS = {
   caseplanLoadTimeoutMs: 10_000,
   pushToastDurationMs: 5_000,

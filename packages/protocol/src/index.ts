@@ -12,6 +12,7 @@ export * from './chat/threads.js';
 export * from './chat/search.js';
 export * from './chat/message-queries.js';
 export * from './chat/api-requests.js';
+export * from './chat/attachments.js';
 export * from './chat/admin-requests.js';
 export * from './chat/api.js';
 export * from './strict.js';

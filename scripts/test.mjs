@@ -48,9 +48,17 @@ function ensureChromium() {
   sh('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium');
 }
 
+function ensureFfmpeg() {
+  // Video posters and audio/video durations (issue 14); without it those fields stay empty and nothing fails.
+  if (fs.existsSync('/usr/bin/ffmpeg') && fs.existsSync('/usr/bin/ffprobe')) return;
+  log("ffmpeg is missing; installing Debian's ffmpeg");
+  sh('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ffmpeg');
+}
+
 await ensurePostgres();
 await ensureRedis();
 ensureChromium();
+ensureFfmpeg();
 sh('npm run build');
 const result = spawnSync('npx', ['vitest', 'run', ...process.argv.slice(2)], {
   stdio: 'inherit',

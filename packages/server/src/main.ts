@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './platform/config.js';
 import { createLogger } from './platform/logger.js';
+import { openStorage } from './platform/storage/index.js';
 import { openBus, openDatabase } from './platform/open.js';
 
 /** Starts Caseroom: config -> database (migrated) -> bus -> modules -> demo data -> listen. */
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel);
   const db = await openDatabase(config, log);
   const bus = await openBus(config, log);
-  const app = await buildApp({ config, db, bus, log });
+  const app = await buildApp({ config, db, bus, log, storage: openStorage(config) });
   if (config.seedDemo) await app.product.seedDemo();
   // Production never seeds demo data (config refuses SEED_DEMO) nor keeps demo accounts with their known password.
   if (config.production) await app.product.disableDemoPasswords();

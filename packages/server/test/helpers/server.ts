@@ -1,10 +1,14 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { buildApp, type App } from '../../src/app.js';
 import { memoryBus, redisBus, type Bus } from '../../src/platform/bus.js';
 import { loadConfig, type Config } from '../../src/platform/config.js';
 import { openPglite, openPostgres, type Db } from '../../src/platform/db.js';
 import { createLogger } from '../../src/platform/logger.js';
+import { openStorage } from '../../src/platform/storage/index.js';
 import { migrate } from '../../src/platform/migrate.js';
 import { PRODUCT_CHAT_RULES } from '../../src/product/chat-rules.js';
 import { freePort } from './process.js';
@@ -82,7 +86,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const redisUrl = options.redisUrl ?? TEST_REDIS_URL;
   // The port is chosen before the app is built: mail links are made from PUBLIC_URL, which must name it.
   const port = await freePort();
+  // Stored files go to a directory of the test's own (two nodes share one through `env.DATA_DIR`), removed on close.
+  const ownDataDir = options.env?.DATA_DIR
+    ? undefined
+    : fs.mkdtempSync(path.join(os.tmpdir(), 'caseroom-test-'));
   const config = loadConfig({
+    ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}),
     NODE_ENV: 'test',
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -100,7 +109,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const db = databaseUrl ? openPostgres(databaseUrl) : await openPglite(undefined);
   await migrate(db);
   const bus = options.redis ? await redisBus(redisUrl, (err) => log.error({ err }, 'bus')) : memoryBus();
-  const app = await buildApp({ config, db, bus, log });
+  const app = await buildApp({ config, db, bus, log, storage: openStorage(config) });
   if (options.productChatRules === false) {
     await db.query('DELETE FROM chat_permissions WHERE id = ANY($1)', [PRODUCT_CHAT_RULES.map((r) => r.id)]);
   }
@@ -121,6 +130,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await bus.close();
       await db.close();
       await dropDb?.();
+      if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }
@@ -138,10 +148,11 @@ export async function startTwoNodes(
   more: Pick<TestServerOptions, 'productChatRules'> = {},
 ): Promise<TwoNodes> {
   const database = await createTestDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'caseroom-test-'));
   const options = {
     databaseUrl: database.url,
     redis: true,
-    ...(env ? { env } : {}),
+    env: { DATA_DIR: dataDir, ...env },
     ...(redisUrl ? { redisUrl } : {}),
     ...more,
   };
@@ -154,6 +165,7 @@ export async function startTwoNodes(
       await a.close();
       await b.close();
       await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   PermissionRule,
 } from './admin.js';
 import { ADMIN_ENDPOINTS } from './api-admin.js';
+import { UPLOAD_ENDPOINTS } from './api-uploads.js';
 import * as R from './api-requests.js';
 import { WireEvent } from './events.js';
 import {
@@ -318,6 +319,7 @@ export const CHAT_ENDPOINTS: readonly ChatEndpoint[] = [
   }),
   ep('DELETE', '/chat/channeltypes/{name}', 'Deletes an unused, non-built-in type.', { response: Empty }),
   ...ADMIN_ENDPOINTS,
+  ...UPLOAD_ENDPOINTS,
 ];
 
 /** Shared models, named in the generated docs (schemas refer to them by name). */

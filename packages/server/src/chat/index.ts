@@ -27,6 +27,8 @@ import { messageQueryRoutes } from './routes/message-queries.js';
 import { threadRoutes } from './routes/threads.js';
 import { batchRoutes } from './routes/batches.js';
 import { userAdminRoutes } from './routes/user-admin.js';
+import { uploadRoutes } from './routes/uploads.js';
+import { registerMultipart } from './uploads/multipart.js';
 import { createServerApi } from './server-client.js';
 import type { ChatServerApi } from './server-api.js';
 
@@ -114,6 +116,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
         reply.header('server-timing', `app;dur=${reply.elapsedTime.toFixed(2)}`);
         return payload;
       });
+      await registerMultipart(chat);
       connectRoute(chat, ctx);
       channelRoutes(chat, ctx);
       activityRoutes(chat, ctx);
@@ -128,6 +131,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
       rateLimitRoutes(chat, ctx);
       batchRoutes(chat, ctx);
       userAdminRoutes(chat, ctx);
+      uploadRoutes(chat, ctx);
     },
     { prefix: '/chat' },
   );

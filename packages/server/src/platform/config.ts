@@ -32,6 +32,11 @@ export interface Config {
   chatRateLimits: 'off' | Record<string, { points: number; duration: number }>;
   /** Connections in the PostgreSQL pool (`DATABASE_POOL_MAX`, default 10). */
   databasePoolMax: number;
+  /**
+   * The media tools (`FFPROBE_PATH`, `FFMPEG_PATH`; default: found on PATH) for video posters and audio/video
+   * durations; when they are missing those facts stay empty and uploads still work.
+   */
+  media: { ffprobePath: string; ffmpegPath: string };
   oauth: Record<
     'google' | 'microsoft' | 'apple',
     { clientId: string; clientSecret: string; issuer?: string } | undefined
@@ -209,6 +214,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: readTrustProxy(env),
     chatRateLimits: readRateLimits(env),
     databasePoolMax: readPoolMax(env),
+    media: { ffprobePath: env.FFPROBE_PATH || 'ffprobe', ffmpegPath: env.FFMPEG_PATH || 'ffmpeg' },
     oauth: {
       google: readOAuth(env, 'GOOGLE'),
       microsoft: readOAuth(env, 'MICROSOFT'),

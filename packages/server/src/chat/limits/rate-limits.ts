@@ -25,6 +25,7 @@ export const DEFAULT_LIMITS: Record<string, Limit> = {
   Sync: { points: 120, duration: 60 },
   CreateGuest: { points: 30, duration: 60 },
   UnreadBatch: { points: 60, duration: 60 },
+  UploadFile: { points: 300, duration: 60 },
 };
 
 /** Endpoint names of the routes that have their own limits. */
@@ -36,6 +37,10 @@ const ENDPOINTS: Record<string, string> = {
   'POST /chat/sync': 'Sync',
   'POST /chat/guest': 'CreateGuest',
   'POST /chat/unread_batch': 'UnreadBatch',
+  'POST /chat/channels/:type/:id/file': 'UploadFile',
+  'POST /chat/channels/:type/:id/image': 'UploadFile',
+  'POST /chat/uploads/file': 'UploadFile',
+  'POST /chat/uploads/image': 'UploadFile',
 };
 
 export function endpointOf(method: string, routeUrl: string): string {

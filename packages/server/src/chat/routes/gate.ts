@@ -13,6 +13,8 @@ const ANONYMOUS_ALLOWED = new Set([
   'POST /chat/channels',
   'GET /chat/users',
   'GET /chat/rate_limits',
+  // The upload configuration: clients check files against it before uploading (chat-spec §5).
+  'GET /chat/app',
 ]);
 
 /** Routes that authenticate themselves: the socket answers with an error frame, guests only need the api key. */

@@ -3,6 +3,8 @@ import type { ChatPosition } from '../src/chat/policy/matrix.js';
 import type { TestServer } from './helpers/server.js';
 import { buildChannel, callAs, messageBy, type ChatWorld } from './chat-authz-fixtures.js';
 import { openSocket } from './chat-support.js';
+import { png } from './helpers/media.js';
+import { uploadAs } from './helpers/uploads.js';
 
 /** What one cell did: the status, and for calls about oneself whether the channel's data was in the answer. */
 export interface ChatOutcome {
@@ -110,6 +112,39 @@ const otherUser = (w: ChatWorld) => w.ids.outsider;
 const blockTarget = (w: ChatWorld, who: ChatPosition) =>
   who === 'outsider' ? w.ids.orgMember : w.ids.outsider;
 const uniq = () => crypto.randomUUID().slice(0, 8);
+
+let smallPng: Promise<Buffer> | undefined;
+/** A real multipart upload of a small PNG as the position. */
+const upload =
+  (path: (w: ChatWorld) => string): ChatRunner =>
+  async (server, world, who) => {
+    const auth = who === 'anonymous' ? ({ authType: 'anonymous' } as const) : { token: world.tokens[who] };
+    smallPng ??= png(16, 16);
+    const r = await uploadAs(server, auth, path(world), await smallPng, 'authz.png');
+    return { status: r.status };
+  };
+
+/** Deletes an unattached upload of the position's own (recorded for it; on the main channel when `onMain`). */
+const deleteOwnUpload =
+  (path: (w: ChatWorld) => string, onMain: boolean): ChatRunner =>
+  async (server, world, who) => {
+    const id = `authz${crypto.randomBytes(12).toString('base64url')}`;
+    await server.db.query(
+      `INSERT INTO chat_uploads (id, owner_id, cid, kind, name, mime_type, size, storage_key)
+       VALUES ($1, $2, $3, 'file', 'a.txt', 'text/plain', 1, $4)`,
+      [
+        id,
+        who === 'anonymous' ? 'nobody' : world.ids[who],
+        onMain ? world.main.cid : null,
+        `uploads/${id}/original`,
+      ],
+    );
+    const r = await callAs(server, world, who, 'DELETE', path(world), {
+      query: { url: `/chat/files/${id}/a.txt` },
+    });
+    return { status: r.status };
+  };
+const mainPath = (suffix: string) => (w: ChatWorld) => `/channels/messaging/${w.main.id}${suffix}`;
 
 /** Every chat endpoint, keyed as `CHAT_ENDPOINTS` names it (`METHOD /chat/path`). */
 export const CHAT_RUNNERS: Record<string, ChatRunner> = {
@@ -437,6 +472,20 @@ export const CHAT_RUNNERS: Record<string, ChatRunner> = {
     'POST',
     () => '/users/unblock',
     (w, who) => ({ body: { blocked_user_id: blockTarget(w, who) } }),
+  ),
+  'POST /chat/channels/{type}/{id}/file': upload(mainPath('/file')),
+  'POST /chat/channels/{type}/{id}/image': upload(mainPath('/image')),
+  'DELETE /chat/channels/{type}/{id}/file': deleteOwnUpload(mainPath('/file'), true),
+  'DELETE /chat/channels/{type}/{id}/image': deleteOwnUpload(mainPath('/image'), true),
+  'POST /chat/uploads/file': upload(() => '/uploads/file'),
+  'POST /chat/uploads/image': upload(() => '/uploads/image'),
+  'DELETE /chat/uploads/file': deleteOwnUpload(() => '/uploads/file', false),
+  'DELETE /chat/uploads/image': deleteOwnUpload(() => '/uploads/image', false),
+  'GET /chat/app': plain('GET', () => '/app'),
+  'PATCH /chat/app': plain(
+    'PATCH',
+    () => '/app',
+    () => ({ body: { file_upload_config: { size_limit: 1 } } }),
   ),
   'POST /chat/users/{id}/event': plain(
     'POST',

@@ -200,6 +200,16 @@ export const CHAT_ENDPOINT_RULES: Record<string, ChatEndpointRule> = {
   'GET /chat/users/block': self('own blocks'),
   'POST /chat/users/unblock': self('own blocks'),
   'POST /chat/users/{id}/event': admin(),
+  'POST /chat/channels/{type}/{id}/file': readers('upload-file'),
+  'POST /chat/channels/{type}/{id}/image': readers('upload-file'),
+  'DELETE /chat/channels/{type}/{id}/file': readers('own upload, while no message carries it'),
+  'DELETE /chat/channels/{type}/{id}/image': readers('own upload, while no message carries it'),
+  'POST /chat/uploads/file': self('any signed-in user; the file is theirs alone until a message carries it'),
+  'POST /chat/uploads/image': self('any signed-in user; the file is theirs alone until a message carries it'),
+  'DELETE /chat/uploads/file': self('own upload, while no message carries it'),
+  'DELETE /chat/uploads/image': self('own upload, while no message carries it'),
+  'GET /chat/app': { allow: EVERYONE, note: 'the upload configuration: no user data' },
+  'PATCH /chat/app': { allow: NOBODY, note: 'the server (API secret) only' },
 };
 
 /**

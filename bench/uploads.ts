@@ -10,6 +10,7 @@
  * (`fs.openAsBlob`), so the client does not hold them in memory either. Prints the figures; writes nothing else.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +22,7 @@ import { createDatabase, freePort, ROOT, SERVER_MAIN } from './systems/caseroom.
 const API_KEY = 'bench-key';
 const SECRET = crypto.randomBytes(24).toString('hex');
 const MB = 1024 * 1024;
+const print = (line: string) => process.stdout.write(`${line}\n`);
 
 function token(claims: Record<string, unknown>): string {
   const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
@@ -31,7 +33,7 @@ function token(claims: Record<string, unknown>): string {
 async function writeRandomFile(file: string, bytes: number): Promise<void> {
   const out = fs.createWriteStream(file);
   for (let left = bytes; left > 0; left -= MB) {
-    if (!out.write(crypto.randomBytes(Math.min(MB, left)))) await new Promise((r) => out.once('drain', r));
+    if (!out.write(crypto.randomBytes(Math.min(MB, left)))) await once(out, 'drain');
   }
   await new Promise<void>((resolve, reject) =>
     out.end((err?: Error | null) => (err ? reject(err) : resolve())),
@@ -108,7 +110,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < 5; i++) times.push(await upload(files[50] as string));
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)] as number;
-    console.log(
+    print(
       `50 MB upload: median ${(median / 1000).toFixed(2)} s = ${(50 / (median / 1000)).toFixed(1)} MB/s ` +
         `(best ${(50 / ((times[0] as number) / 1000)).toFixed(1)} MB/s, 5 runs)`,
     );
@@ -124,7 +126,7 @@ async function main(): Promise<void> {
       const seconds = (performance.now() - started) / 1000;
       clearInterval(sampler);
       peak = Math.max(peak, rssBytes(pids()));
-      console.log(
+      print(
         `10 × ${size} MB in parallel: ${seconds.toFixed(1)} s (${((10 * size) / seconds).toFixed(1)} MB/s total); ` +
           `server RSS before ${(idle / MB).toFixed(0)} MB, peak ${(peak / MB).toFixed(0)} MB`,
       );

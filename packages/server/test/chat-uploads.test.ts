@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { DEFAULT_UPLOAD_SIZE_LIMIT, chatFileIdOf, type UploadResponse } from '@caseroom/protocol';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -30,6 +30,27 @@ export const THUMB_MAX_SIDE = 512;
 // Decoded images are not kept in libvips' operation cache (memory would grow with the uploads seen).
 sharp.cache(false);
 
+/**
+ * At most this many media jobs (an image decode and re-encode, an ffprobe/ffmpeg run) at once on a node; the others
+ * wait their turn. A decode of a large photo takes hundreds of MB for a moment; ten at once would take gigabytes.
+ */
+const MEDIA_CONCURRENCY = 2;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+/** Runs `job` when a media slot is free (a finishing job hands its slot to the next in line). */
+async function inSlot<T>(job: () => Promise<T>): Promise<T> {
+  if (running >= MEDIA_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running++;
+  try {
+    return await job();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
 /** An image the server could not (or would not) decode. `tooLarge`: over {@link MAX_IMAGE_PIXELS}. */
 export class ImageRefused extends Error {
   constructor(
@@ -78,7 +99,11 @@ const inputOptions = (animated: boolean): SharpOptions => ({
  * copy to `target`: EXIF orientation applied, metadata stripped (the ICC profile is kept: colours stay right),
  * animations kept animated. Throws {@link ImageRefused} when the image is too large or sharp cannot read it.
  */
-export async function processImage(source: string, target: string, mime: string): Promise<ProcessedImage> {
+export function processImage(source: string, target: string, mime: string): Promise<ProcessedImage> {
+  return inSlot(() => cleanImage(source, target, mime));
+}
+
+async function cleanImage(source: string, target: string, mime: string): Promise<ProcessedImage> {
   let meta: Metadata;
   try {
     meta = await sharp(source, { limitInputPixels: false }).metadata();
@@ -250,7 +275,11 @@ async function posterFrame(tools: MediaTools, file: string, timeoutMs: number) {
  * Duration (audio and video), size and poster frame (video) of the file at `path`, with ffprobe/ffmpeg. Missing
  * tools, timeouts and files they cannot read give empty facts, never an error.
  */
-export async function probeAv(tools: MediaTools, file: string, wantPoster: boolean): Promise<AvFacts> {
+export function probeAv(tools: MediaTools, file: string, wantPoster: boolean): Promise<AvFacts> {
+  return inSlot(() => avFacts(tools, file, wantPoster));
+}
+
+async function avFacts(tools: MediaTools, file: string, wantPoster: boolean): Promise<AvFacts> {
   const timeoutMs = tools.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const run = await runTool(
     tools.ffprobePath,

@@ -1,8 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { DEFAULT_UPLOAD_SIZE_LIMIT, chatFileIdOf, type UploadResponse } from '@caseroom/protocol';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signChatToken } from '../src/chat/auth.js';
+import { sweepUploadTemp } from '../src/chat/uploads/receive.js';
 import { openStorage, type FileStorage } from '../src/platform/storage/index.js';
 import { chatCall, chatUser, type ChatUserClient } from './chat-support.js';
 import {
@@ -501,6 +504,20 @@ describe('chat uploads (PostgreSQL)', () => {
     });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 4 });
+  });
+
+  it('leaves no temporary file behind; a crash’s leftovers are swept at start', () => {
+    const dir = path.join(server.config.dataDir, 'tmp', 'uploads');
+    expect(fs.readdirSync(dir)).toEqual([]);
+    fs.writeFileSync(path.join(dir, 'old'), 'x');
+    fs.writeFileSync(path.join(dir, 'fresh'), 'x');
+    const hoursAgo = new Date(Date.now() - 2 * 3600_000);
+    fs.utimesSync(path.join(dir, 'old'), hoursAgo, hoursAgo);
+    return sweepUploadTemp(server.config.dataDir).then((removed) => {
+      expect(removed).toBe(1);
+      expect(fs.readdirSync(dir)).toEqual(['fresh']);
+      fs.rmSync(path.join(dir, 'fresh'));
+    });
   });
 });
 

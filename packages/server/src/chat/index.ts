@@ -29,6 +29,7 @@ import { batchRoutes } from './routes/batches.js';
 import { userAdminRoutes } from './routes/user-admin.js';
 import { uploadRoutes } from './routes/uploads.js';
 import { registerMultipart } from './uploads/multipart.js';
+import { sweepUploadTemp } from './uploads/receive.js';
 import { createServerApi } from './server-client.js';
 import type { ChatServerApi } from './server-api.js';
 
@@ -94,6 +95,10 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
     rateLimits: new RateLimits(platform.config.redisUrl, platform.config.chatRateLimits),
   };
 
+  // Temporary files of uploads a crash interrupted.
+  await sweepUploadTemp(platform.config.dataDir).catch((err: unknown) =>
+    platform.log.warn({ err }, 'sweeping temporary uploads failed'),
+  );
   await http.register(
     async (chat) => {
       chat.decorateRequest('chatActor', null);

@@ -54,6 +54,27 @@ export async function uploadTempDir(dataDir: string): Promise<string> {
   return dir;
 }
 
+/** Temporary uploads older than this are leftovers of a crash (no upload takes an hour between its steps). */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+
+/**
+ * Removes temporary upload files a crashed process left behind (older than an hour: nodes sharing `DATA_DIR` may be
+ * receiving files right now). Run at start; failures are only logged by the caller.
+ */
+export async function sweepUploadTemp(dataDir: string, now = Date.now()): Promise<number> {
+  const dir = await uploadTempDir(dataDir);
+  let removed = 0;
+  for (const entry of await fs.readdir(dir)) {
+    const file = path.join(dir, entry);
+    const info = await fs.stat(file).catch(() => undefined);
+    if (info && now - info.mtimeMs > STALE_TEMP_MS) {
+      await fs.rm(file, { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
 /** A fresh temporary file path in `dir`. */
 export const tempPath = (dir: string, suffix = '') =>
   path.join(dir, `${crypto.randomBytes(12).toString('hex')}${suffix}`);

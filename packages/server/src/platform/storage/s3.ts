@@ -35,9 +35,12 @@ export interface S3Tuning {
   partSize?: number;
 }
 
-/** S3's smallest multipart part; an upload holds at most `queueSize + 1` of these in memory at once. */
+/**
+ * S3's smallest multipart part. An upload holds a few of these in memory at once (those in flight, the one filling
+ * and its concatenation): 15 to 27 MiB measured, whatever the body's size.
+ */
 const PART_SIZE = 5 * 1024 * 1024;
-/** Parts uploaded in parallel per `put`. */
+/** Parts uploaded in parallel per `put` (1 measured about 17 MiB at most, but stalls the body during each part). */
 const QUEUE_SIZE = 2;
 
 function isMissing(error: unknown): boolean {

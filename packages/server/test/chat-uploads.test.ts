@@ -19,6 +19,7 @@ import {
   voiceWav,
   voiceWebm,
 } from './helpers/media.js';
+import { startS3rver, type LocalS3 } from './helpers/s3rver.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { uploadAs } from './helpers/uploads.js';
 
@@ -575,5 +576,43 @@ describe('chat uploads without ffmpeg (PGlite)', () => {
     });
     const stored = await openStorage(server.config).stat(`uploads/${chatFileIdOf(image.body.file)}/thumb`);
     expect(stored?.size).toBeGreaterThan(0);
+  });
+});
+
+describe('chat uploads on S3 (s3rver)', () => {
+  let s3: LocalS3;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    s3 = await startS3rver();
+    await s3.createBucket('uploads-test');
+    server = await startTestServer({ productChatRules: false, env: s3.env('uploads-test') });
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await s3?.close();
+  });
+
+  it('stores the clean original and the thumbnail in the bucket, and deletes them', async () => {
+    const storage = openStorage(server.config);
+    expect(storage.kind).toBe('s3');
+    const maria = await chatUser(server, 'maria');
+    const r = await uploadAs<UploadResponse>(
+      server,
+      { token: maria.token },
+      '/uploads/image',
+      await jpegWithGps(),
+      'p.jpg',
+    );
+    expect(r.status).toBe(200);
+    const id = chatFileIdOf(r.body.file) ?? '';
+    const original = await bytesOf(storage, `uploads/${id}/original`);
+    expect(original?.length).toBe(r.body.file_size);
+    expect((await sharp(original).metadata()).exif).toBeUndefined();
+    expect((await sharp(await bytesOf(storage, `uploads/${id}/thumb`)).metadata()).format).toBe('webp');
+    const del = await maria.call('DELETE', '/uploads/image', undefined, { url: r.body.file });
+    expect(del.status).toBe(200);
+    expect(await storage.stat(`uploads/${id}/original`)).toBeUndefined();
+    expect(await storage.stat(`uploads/${id}/thumb`)).toBeUndefined();
   });
 });

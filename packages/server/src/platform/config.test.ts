@@ -59,6 +59,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_POOL_MAX: '32' }).databasePoolMax).toBe(32);
   });
 
+  it('finds the media tools on PATH unless told where they are', () => {
+    expect(loadConfig({}).media).toEqual({ ffprobePath: 'ffprobe', ffmpegPath: 'ffmpeg' });
+    expect(loadConfig({ FFPROBE_PATH: '/opt/ff/ffprobe', FFMPEG_PATH: '/opt/ff/ffmpeg' }).media).toEqual({
+      ffprobePath: '/opt/ff/ffprobe',
+      ffmpegPath: '/opt/ff/ffmpeg',
+    });
+  });
+
   it.each([
     [{ CHAT_RATE_LIMITS: 'SendMessage=fast' }, 'CHAT_RATE_LIMITS'],
     [{ CHAT_RATE_LIMITS: 'SendMessage=0/60' }, 'CHAT_RATE_LIMITS'],

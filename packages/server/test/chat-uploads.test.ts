@@ -243,7 +243,7 @@ describe('chat uploads (PostgreSQL)', () => {
     expect(poster).toMatchObject({ format: 'webp', width: 320, height: 240 });
 
     for (const [bytes, name, mime] of [
-      [voiceWebm(media), 'voice.webm', 'video/webm'],
+      [voiceWebm(media), 'voice.webm', 'audio/webm'],
       [voiceMp4(media), 'voice.m4a', 'audio/x-m4a'],
       [voiceWav(media), 'voice.wav', 'audio/wav'],
     ] as const) {
@@ -254,6 +254,16 @@ describe('chat uploads (PostgreSQL)', () => {
       expect(r.body.thumb_url, name).toBeUndefined();
       expect((await rowOf(r.body))?.duration, name).toBeCloseTo(r.body.duration ?? -1, 3);
     }
+    // The type learnt from the streams is the one checked: a sound-only WebM passes an audio-only config.
+    await setConfig({ file_upload_config: { allowed_mime_types: ['audio/*'] } });
+    const voice = await uploadAs(server, { token: maria.token }, '/uploads/file', voiceWebm(media), 'v.webm');
+    expect(voice.status).toBe(200);
+    const clip = await uploadAs(server, { token: maria.token }, '/uploads/file', testVideo(media), 'c.mp4');
+    expect(clip.body).toMatchObject({
+      code: 4,
+      message: 'MIME type video/mp4 is not allowed (file extension .mp4)',
+    });
+    await setConfig({ file_upload_config: {} });
   });
 
   it('answers the app settings to everyone, lets only the server change them', async () => {

@@ -198,6 +198,8 @@ export function runTool(bin: string, args: string[], timeoutMs: number): Promise
 }
 
 export interface AvFacts {
+  /** Whether ffprobe found a video stream (a poster-less cover image does not count); undefined: not probed. */
+  hasVideo?: boolean;
   /** Seconds, when known. */
   duration?: number;
   /** The video's displayed size (rotation applied), when it has a video stream. */
@@ -293,12 +295,12 @@ async function avFacts(tools: MediaTools, file: string, wantPoster: boolean): Pr
   } catch {
     return {};
   }
-  const facts: AvFacts = {};
+  const video = probe.streams?.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
+  const facts: AvFacts = { hasVideo: video !== undefined };
   const stated = Number(probe.format?.duration);
   const duration =
     Number.isFinite(stated) && stated > 0 ? stated : await measuredDuration(tools, file, timeoutMs);
   if (duration !== undefined) facts.duration = Math.round(duration * 1000) / 1000;
-  const video = probe.streams?.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic);
   if (video?.width && video.height) {
     const rotation = Number(video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? 0);
     const turned = Math.abs(rotation) % 180 === 90;

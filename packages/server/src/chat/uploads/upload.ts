@@ -73,8 +73,24 @@ interface Prepared {
   thumb?: Buffer;
 }
 
-/** Re-encodes an image (refusing polyglots, bombs and unreadable content); probes audio and video. */
-async function prepare(ctx: ChatContext, received: ReceivedFile, sniffed: SniffedType, dir: string) {
+const isAv = (mime: string) => mime.startsWith('video/') || mime.startsWith('audio/');
+
+/**
+ * Audio and video facts (ffprobe), and the type they reveal: a container file-type calls video (WebM, MP4) that
+ * holds sound only is audio, a voice recording.
+ */
+async function probed(ctx: ChatContext, file: string, sniffed: SniffedType) {
+  if (!isAv(sniffed.mime)) return { sniffed, av: undefined };
+  const av = await probeAv(ctx.config.media, file, sniffed.mime.startsWith('video/'));
+  const soundOnly = sniffed.mime.startsWith('video/') && av.hasVideo === false;
+  return {
+    sniffed: soundOnly ? { ...sniffed, mime: sniffed.mime.replace(/^video\//, 'audio/') } : sniffed,
+    av,
+  };
+}
+
+/** Re-encodes an image (refusing polyglots, bombs and unreadable content); takes the audio/video facts. */
+async function prepare(received: ReceivedFile, sniffed: SniffedType, dir: string, av: AvFacts | undefined) {
   const shown = `.${extensionOf(received.name) || sniffed.ext || '(none)'}`;
   const out: Prepared = { path: received.path, size: received.size };
   if (DECODABLE_IMAGE_TYPES.has(sniffed.mime)) {
@@ -100,15 +116,8 @@ async function prepare(ctx: ChatContext, received: ReceivedFile, sniffed: Sniffe
       throw typeRefused(`File extension ${shown}: ${err.message}`);
     }
   }
-  if (sniffed.mime.startsWith('video/') || sniffed.mime.startsWith('audio/')) {
-    const facts: AvFacts = await probeAv(ctx.config.media, received.path, sniffed.mime.startsWith('video/'));
-    return {
-      ...out,
-      duration: facts.duration,
-      width: facts.width,
-      height: facts.height,
-      thumb: facts.poster,
-    };
+  if (av) {
+    return { ...out, duration: av.duration, width: av.width, height: av.height, thumb: av.poster };
   }
   return out;
 }
@@ -145,12 +154,13 @@ export async function acceptUpload(
     const owner = ownerOf(actor, received.fields);
     checkSize(config, received.size);
     const nameExt = extensionOf(received.name);
-    const sniffed = await sniffType(received.path, received.name);
-    const mismatch = mismatchOf(nameExt, sniffed);
+    const typed = await sniffType(received.path, received.name);
+    const mismatch = mismatchOf(nameExt, typed);
     if (mismatch) throw typeRefused(mismatch);
-    checkKind(target.kind, sniffed, nameExt);
+    checkKind(target.kind, typed, nameExt);
+    const { sniffed, av } = await probed(ctx, received.path, typed);
     checkTypeAllowed(config, nameExt, sniffed);
-    prepared = await prepare(ctx, received, sniffed, dir);
+    prepared = await prepare(received, sniffed, dir, av);
     const id = newUploadId();
     const keys = uploadKeys(id);
     const row: NewUpload = {
@@ -168,7 +178,7 @@ export async function acceptUpload(
       duration: prepared.duration ?? null,
     };
     try {
-      await ctx.storage.put(keys.original, createReadStream(prepared.path), { contentType: sniffed.mime });
+      await ctx.storage.put(keys.original, createReadStream(prepared.path), { contentType: row.mime_type });
       if (prepared.thumb) await ctx.storage.put(keys.thumb, prepared.thumb, { contentType: 'image/webp' });
       await insertUpload(ctx.db, row);
     } catch (err) {

@@ -122,9 +122,11 @@ async function cleanImage(source: string, target: string, mime: string): Promise
   }
   const animated = (meta.pages ?? 1) > 1 && (mime === 'image/gif' || mime === 'image/webp');
   try {
-    const info = await encoder(sharp(source, inputOptions(animated)).rotate().keepIccProfile(), mime).toFile(
-      target,
-    );
+    // The colour profile stays (a Display P3 photo keeps its colours), unless it is a print (CMYK) profile: sharp
+    // writes RGB, converted to sRGB, and an RGB image under a CMYK profile would show wrong colours.
+    const image = sharp(source, inputOptions(animated)).rotate();
+    const clean = meta.hasProfile && meta.space !== 'cmyk' ? image.keepIccProfile() : image;
+    const info = await encoder(clean, mime).toFile(target);
     const thumb = await sharp(target, inputOptions(false))
       .resize(THUMB_MAX_SIDE, THUMB_MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 80 })

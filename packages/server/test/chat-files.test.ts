@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signChatToken } from '../src/chat/auth.js';
 import { expireUploads } from '../src/chat/files/lifecycle.js';
+import { createLogger } from '../src/platform/logger.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { createTestUpload, storageOf, type TestUpload } from './helpers/uploads.js';
 import { chatCall, chatUser, type ChatUserClient } from './chat-support.js';
@@ -87,9 +88,12 @@ async function uploadRow(id: string) {
 beforeAll(async () => {
   server = await startTestServer({ productChatRules: false, env: { LOG_LEVEL: 'info' }, captureLog: true });
   serverToken = await signChatToken(server.config, { server: true });
-  [maria, noah, rita, ben, pia, olga] = await Promise.all(
-    ['maria', 'noah', 'rita', 'ben', 'pia', 'olga'].map((id) => chatUser(server, id)),
-  );
+  maria = await chatUser(server, 'maria');
+  noah = await chatUser(server, 'noah');
+  rita = await chatUser(server, 'rita');
+  ben = await chatUser(server, 'ben');
+  pia = await chatUser(server, 'pia');
+  olga = await chatUser(server, 'olga');
   const api = server.app.chat.server;
   await api.getOrCreateChannel('messaging', 'files', { members: ['maria', 'noah', 'rita', 'ben'] }, 'maria');
   await api.getOrCreateChannel('messaging', 'files-other', { members: ['maria'] }, 'maria');
@@ -284,7 +288,8 @@ describe('resized images', () => {
     const stored = await storageOf(server).stat(`uploads/${photo.id}/w768`);
     expect(stored?.size).toBe(r.bytes.length);
     // Any request in the same bucket gets the same variant (a box fitted inside: 701 wide, or 600 high = 800 wide).
-    for (const query of [{ w: '701' }, { w: '760', h: '10000' }, { h: '570' }]) {
+    const queries: Array<Record<string, string>> = [{ w: '701' }, { w: '760', h: '10000' }, { h: '570' }];
+    for (const query of queries) {
       const same = await getFile(photo.url, maria.token, { query });
       expect(same.headers.get('etag'), JSON.stringify(query)).toBe(r.headers.get('etag'));
       expect(same.bytes.equals(r.bytes)).toBe(true);
@@ -524,7 +529,7 @@ describe('files live and die with their message', () => {
     expect(await uploadRow(attached.id)).toBeDefined();
     // A shorter age (the job's parameter) takes the fresh one too.
     expect(
-      await expireUploads({ db: server.db, storage, log: server.app.http.log }, new Date(), 0),
+      await expireUploads({ db: server.db, storage, log: createLogger('silent') }, new Date(), 0),
     ).toBeGreaterThan(0);
     expect(await uploadRow(fresh.id)).toBeUndefined();
     expect(await uploadRow(attached.id)).toBeDefined();

@@ -255,6 +255,17 @@ describe('file answers', () => {
     expect((await getFile(upload.url, olga.token, { headers: { 'if-none-match': etag ?? '' } })).status).toBe(
       404,
     );
+    // HEAD answers the headers alone.
+    const url = new URL(upload.url, server.url);
+    url.searchParams.set('api_key', server.config.chatApiKey);
+    const head = await fetch(url, {
+      method: 'HEAD',
+      headers: { authorization: maria.token, 'auth-type': 'jwt' },
+    });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('etag')).toBe(etag);
+    expect(head.headers.get('content-length')).toBe(String(first.bytes.length));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
   });
 });
 

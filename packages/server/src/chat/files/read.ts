@@ -47,8 +47,12 @@ export async function fileToSend(ctx: ChatContext, actor: Actor, ask: FileAsk): 
   const choice = chooseSize(upload, ask.w, ask.h);
   if (choice.from === 'thumb' && upload.thumb_key) return { upload, key: upload.thumb_key, variant: 'thumb' };
   if (choice.from === 'variant') {
-    const key = await ensureVariant(ctx.storage, ctx.log, upload, choice.width);
-    return { upload, key, variant: `w${choice.width}` };
+    try {
+      const key = await ensureVariant(ctx.storage, ctx.log, upload, choice.width);
+      return { upload, key, variant: `w${choice.width}` };
+    } catch {
+      // An image sharp cannot render (logged by ensureVariant) is served as stored: a resize is an optimisation.
+    }
   }
   return { upload, key: upload.storage_key, variant: 'original' };
 }

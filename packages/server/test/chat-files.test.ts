@@ -345,6 +345,20 @@ describe('resized images', () => {
     expect((await getFile(noThumb.thumbUrl, maria.token)).status).toBe(404);
   });
 
+  it('serves the original when an image cannot be resized', async () => {
+    const broken = await createTestUpload(server, {
+      owner: 'maria',
+      bytes: Buffer.from('not really a jpeg'),
+      name: 'broken.jpg',
+      mimeType: 'image/jpeg',
+      width: 2000,
+      height: 1000,
+    });
+    const r = await getFile(broken.url, maria.token, { query: { w: '600' } });
+    expect(r.status).toBe(200);
+    expect(r.bytes.toString()).toBe('not really a jpeg');
+  });
+
   it('refuses a resize bound that is not a number (code 4)', async () => {
     const r = await getFile(photo.url, maria.token, { query: { w: 'wide' } });
     expect(r.status).toBe(400);

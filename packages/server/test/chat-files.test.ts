@@ -529,6 +529,24 @@ describe('files live and die with their message', () => {
     expect(await uploadRow(gone.id)).toMatchObject({ state: 'hidden' });
   });
 
+  it('a hard channel delete removes its files, rows and bytes', async () => {
+    await server.app.chat.server.getOrCreateChannel(
+      'messaging',
+      'files-hard',
+      { members: ['maria'] },
+      'maria',
+    );
+    const upload = await textFile('maria', 'hard-channel.txt');
+    expect((await sendWith(maria, [upload], {}, '/channels/messaging/files-hard')).status).toBe(200);
+    const r = await chatCall(server, 'POST', '/channels/delete', {
+      token: serverToken,
+      body: { cids: ['messaging:files-hard'], hard_delete: true },
+    });
+    expect(r.status).toBe(200);
+    expect(await uploadRow(upload.id)).toBeUndefined();
+    expect(await storageOf(server).stat(`uploads/${upload.id}/original`)).toBeUndefined();
+  });
+
   it('expires uploads never attached (rows and bytes), and keeps the others', async () => {
     const day = 24 * 60 * 60 * 1000;
     const old = await createTestUpload(server, {

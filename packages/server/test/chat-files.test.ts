@@ -236,6 +236,19 @@ describe.each(['postgres', 'pglite'] as const)('stored files (%s)', (database) =
       );
     });
 
+    it('never compresses a file (ranges address the stored bytes)', async () => {
+      const upload = await createTestUpload(server, {
+        owner: 'maria',
+        bytes: Buffer.from('compressible text '.repeat(1000)),
+        name: 'long.txt',
+        mimeType: 'text/plain',
+      });
+      const r = await getFile(upload.url, maria.token, { headers: { 'accept-encoding': 'gzip, br' } });
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-encoding')).toBeNull();
+      expect(r.headers.get('content-length')).toBe('18000');
+    });
+
     it('answers byte ranges for seeking (206, 416)', async () => {
       const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
       const upload = await createTestUpload(server, {

@@ -26,6 +26,8 @@ export const DEFAULT_LIMITS: Record<string, Limit> = {
   CreateGuest: { points: 30, duration: 60 },
   UnreadBatch: { points: 60, duration: 60 },
   UploadFile: { points: 300, duration: 60 },
+  // A gallery, a voice message and media seeking (range requests) make many small reads.
+  GetFile: { points: 3000, duration: 60 },
 };
 
 /** Endpoint names of the routes that have their own limits. */
@@ -41,6 +43,8 @@ const ENDPOINTS: Record<string, string> = {
   'POST /chat/channels/:type/:id/image': 'UploadFile',
   'POST /chat/uploads/file': 'UploadFile',
   'POST /chat/uploads/image': 'UploadFile',
+  'GET /chat/files/:id/:name': 'GetFile',
+  'GET /chat/files/:id/thumb': 'GetFile',
 };
 
 export function endpointOf(method: string, routeUrl: string): string {

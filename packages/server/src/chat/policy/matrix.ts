@@ -210,6 +210,10 @@ export const CHAT_ENDPOINT_RULES: Record<string, ChatEndpointRule> = {
   'DELETE /chat/uploads/image': self('own upload, while no message carries it'),
   'GET /chat/app': { allow: EVERYONE, note: 'the upload configuration: no user data' },
   'PATCH /chat/app': { allow: NOBODY, note: 'the server (API secret) only' },
+  'GET /chat/files/{id}/{name}': readers(
+    'a file attached to a message: whoever may read the message now (read rule); 404 for everyone else',
+  ),
+  'GET /chat/files/{id}/thumb': readers('as the file'),
 };
 
 /**

@@ -31,7 +31,7 @@ describe('malicious-file corpus', () => {
     server = await startTestServer({ productChatRules: false });
     storage = openStorage(server.config);
     maria = await chatUser(server, 'maria');
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     // eslint-disable-next-line no-console -- the corpus outcome is part of the report
     console.info(
@@ -76,6 +76,18 @@ describe('malicious-file corpus', () => {
     for (const payload of want.absent ?? []) {
       expect(stored?.includes(Buffer.from(payload, 'latin1')), `${payload} survived`).toBe(false);
     }
+    // Served (to its owner while unattached) the way the data says: inline plain media, everything else a download
+    // that cannot run (the download route, chat/files/headers.ts).
+    const url = new URL(r.body.file, server.url);
+    url.searchParams.set('api_key', server.config.chatApiKey);
+    const res = await fetch(url, { headers: { authorization: maria.token, 'auth-type': 'jwt' } });
+    expect(res.status).toBe(200);
+    expect(Buffer.from(await res.arrayBuffer()).equals(stored ?? Buffer.alloc(0))).toBe(true);
+    expect(res.headers.get('content-disposition')).toMatch(new RegExp(`^${want.serve};`));
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toMatch(/sandbox/);
+    if (want.serve === 'inline') expect(res.headers.get('content-type')).toBe(want.mime);
+    else expect(res.headers.get('content-type')).not.toMatch(/html|svg|xml|javascript/);
     outcomes.push(`stored as ${want.mime}, served ${want.serve}: ${file.case}`);
   });
 });

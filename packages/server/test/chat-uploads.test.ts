@@ -89,7 +89,7 @@ describe('chat uploads (PostgreSQL)', () => {
       'maria',
     );
     media = tempMediaDir();
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await server?.close();
   });
@@ -543,7 +543,7 @@ describe('chat uploads without ffmpeg (PGlite)', () => {
       env: { FFMPEG_PATH: '/nonexistent/ffmpeg', FFPROBE_PATH: '/nonexistent/ffprobe' },
     });
     media = tempMediaDir();
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await server?.close();
   });
@@ -597,7 +597,7 @@ describe('chat uploads on S3 (s3rver)', () => {
     s3 = await startS3rver();
     await s3.createBucket('uploads-test');
     server = await startTestServer({ productChatRules: false, env: s3.env('uploads-test') });
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await server?.close();
     await s3?.close();

@@ -501,6 +501,41 @@ describe('chat uploads (PostgreSQL)', () => {
     expect(await del(serverToken, '/uploads/file', srv.body.file)).toMatchObject({ status: 200 });
   });
 
+  it('an upload sent in a message is readable by the channel and no longer deletable (serve’s routes)', async () => {
+    const up = await uploadAs<UploadResponse>(
+      server,
+      { token: maria.token },
+      '/uploads/image',
+      await png(40, 30),
+      'sent.png',
+    );
+    const sent = await maria.call('POST', `${channelPath}/message`, {
+      message: {
+        text: 'photo',
+        attachments: [{ type: 'image', image_url: up.body.file, thumb_url: up.body.thumb_url }],
+      },
+    });
+    expect(sent.status).toBe(200);
+    expect(await rowOf(up.body)).toMatchObject({ cid, message_id: expect.any(String) as string });
+    const get = async (who: ChatUserClient, url: string) => {
+      const u = new URL(url, server.url);
+      u.searchParams.set('api_key', server.config.chatApiKey);
+      const res = await fetch(u, { headers: { authorization: who.token, 'auth-type': 'jwt' } });
+      return {
+        status: res.status,
+        type: res.headers.get('content-type'),
+        bytes: Buffer.from(await res.arrayBuffer()),
+      };
+    };
+    const forNoah = await get(noah, up.body.file);
+    expect(forNoah).toMatchObject({ status: 200, type: 'image/png' });
+    expect((await sharp(forNoah.bytes).metadata()).width).toBe(40);
+    expect((await get(noah, up.body.thumb_url ?? '')).type).toBe('image/webp');
+    expect((await get(eve, up.body.file)).status).toBe(404);
+    const del = await maria.call('DELETE', '/uploads/image', undefined, { url: up.body.file });
+    expect(del).toMatchObject({ status: 403, body: { code: 17 } });
+  });
+
   it('refuses requests that are not a multipart upload with code 4', async () => {
     const json = await maria.call('POST', '/uploads/file', { file: 'x' });
     expect(json).toMatchObject({ status: 400, body: { code: 4 } });

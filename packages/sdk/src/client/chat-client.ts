@@ -1,4 +1,4 @@
-import type { ChatEvent, Message, OwnUser } from '@caseroom/protocol';
+import type { AppSettings, ChatEvent, Message, OwnUser } from '@caseroom/protocol';
 import { ChatChannel, type ChannelData } from '../channels/channel.js';
 import { ChannelList, type ChannelListContext, type ChannelListOptions } from '../channels/channel-list.js';
 import type { LocalMessage } from '../messages/local-message.js';
@@ -9,6 +9,8 @@ import { ThreadManager } from '../threads/thread-manager.js';
 import { NOTICE_TEXTS, Notifications } from '../notifications/notifications.js';
 import { StateStore, type Store } from '../stores/store.js';
 import { ApiClient, type FetchLike } from '../transport/api-client.js';
+import type { XhrConstructor } from '../transport/multipart.js';
+import { getAppSettings } from '../transport/uploads.js';
 import { silentLogger, type Logger } from '../transport/logger.js';
 import { LongPollSocket } from '../transport/long-poll.js';
 import {
@@ -34,6 +36,11 @@ export interface ChatClientOptions {
   WebSocket?: WebSocketConstructor;
   /** Default `globalThis.fetch`. */
   fetch?: FetchLike;
+  /**
+   * Uploads use XMLHttpRequest for progress events: default `globalThis.XMLHttpRequest` when no `fetch` is given
+   * (browsers), none when a `fetch` is given (tests, Node: uploads then go through that `fetch`).
+   */
+  XMLHttpRequest?: XhrConstructor;
   logger?: Logger;
   /** HTTP timeout, default 3 s. */
   timeoutMs?: number;
@@ -114,6 +121,9 @@ export class ChatClient {
       logger: this.logger,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       identity: () => ({ userId: this.userId, connectionId: this.socket?.id }),
+      xhr:
+        options.XMLHttpRequest ??
+        (options.fetch ? undefined : (globalThis as { XMLHttpRequest?: XhrConstructor }).XMLHttpRequest),
     });
     this.messageActions = new MessageActions(this.context);
     this.devices = new Devices(this.api, () => this.userId);
@@ -184,6 +194,11 @@ export class ChatClient {
     this.stream.reset();
     this.notifications.clear();
     this.connectionStore.set({ status: 'disconnected', online: false });
+  }
+
+  /** `GET /app`: the image and file upload configurations (chat-spec §3), fetched once per client. */
+  getAppSettings(): Promise<AppSettings> {
+    return getAppSettings(this.api);
   }
 
   /** The channel `type:id` (same instance per cid). Without an id, a distinct channel of `data.members`. */

@@ -108,8 +108,8 @@ export function configFor(settings: AppSettings | undefined, image: boolean): Up
 /** The limit as shown to people: megabytes of the configured limit, "100MB" when none is configured. */
 export function sizeLimitText(config: UploadConfig | undefined): string {
   if (!config?.size_limit) return ATTACHMENT_CONSTANTS.fallbackSizeLimitText;
-  const mb = config.size_limit / 1_000_000;
-  return `${Number.isInteger(mb) ? mb : mb.toFixed(1)}MB`;
+  // Three significant digits: 25MB, 105MB (100 MiB), 0.5MB.
+  return `${Number((config.size_limit / 1_000_000).toPrecision(3))}MB`;
 }
 
 /** The notice for a refused upload: by type, by size, or the generic one naming the file. */

@@ -141,7 +141,7 @@ export class AttachmentManager {
     if (!id) throw new Error(ATTACHMENT_ERRORS.missingLocalId);
     if (!attachment.localMetadata.file) throw new Error(ATTACHMENT_ERRORS.fileRequired);
     if (!this.find(id)) this.publish([...this.list, attachment]);
-    const done = await this.run(id, attachment.localMetadata.uploadState === 'pending');
+    const done = await this.run(id, attachment.localMetadata.uploadState !== 'failed');
     if (done.localMetadata.uploadState === 'blocked') throw new Error(ATTACHMENT_ERRORS.blocked);
     if (done.localMetadata.uploadState === 'failed')
       throw new Error(ATTACHMENT_ERRORS.uploadFailed, { cause: done.localMetadata.errorReason });

@@ -24,6 +24,25 @@ export {
   type MessageStatus,
 } from './messages/local-message.js';
 export type { MessageSet, MessageSets } from './messages/message-sets.js';
+export {
+  AttachmentManager,
+  type AttachmentsSnapshot,
+  type AttachmentUploadState,
+  type LocalAttachment,
+  type LocalAttachmentMetadata,
+  type VoiceRecordingInput,
+} from './composer/attachment-manager.js';
+export {
+  ATTACHMENT_ERRORS,
+  ATTACHMENT_TEXTS,
+  attachmentTypeOf,
+  checkUpload,
+  uploadErrorReason,
+  type UploadErrorReason,
+  type UploadPermissionCheck,
+} from './composer/attachment-checks.js';
+export { uploadRecordOf, type UploadRecord } from './composer/upload-record.js';
+export type { UploadOptions, UploadProgress } from './transport/multipart.js';
 export { Notifications, NOTICE_TEXTS, type Notice, type NoticeInput } from './notifications/notifications.js';
 export type { Store } from './stores/store.js';
 export { ChatApiError } from './transport/errors.js';

@@ -6,6 +6,7 @@ import { t } from '../../i18n/t';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { channelTitle } from '../channelInfo';
 import { Composer } from '../composer/Composer';
+import { useFileDrop } from '../composer/useFileDrop';
 import { ChannelHeader } from '../header/ChannelHeader';
 import { ChannelMenu } from '../header/ChannelMenu';
 import { MessageList } from '../list/MessageList';
@@ -63,6 +64,11 @@ export const ChannelPanel = memo(function ChannelPanel({
   const [highlightedId, setHighlightedId] = useState<string | undefined>();
   const [jump, setJump] = useState<{ id: string; seq: number } | undefined>();
   const input = useRef<HTMLTextAreaElement>(null);
+  // Files dropped anywhere on the channel become the composer's attachments (chat-spec §5).
+  const drop = useFileDrop(
+    channel.composer.attachments,
+    useStore(channel.composer.attachments.state).canUpload,
+  );
   const ownTitleId = useId();
   const titleId = props.titleId ?? ownTitleId;
   useMarkRead(channel, state, atBottom);
@@ -146,7 +152,8 @@ export const ChannelPanel = memo(function ChannelPanel({
         </header>
       )}
       <div className="channel-body">
-        <div className="channel-main">
+        <div className="channel-main" {...drop.handlers}>
+          {drop.overlay}
           {error && state.messages.length === 0 ? (
             <div className="panel-message" role="alert">
               <p>{t('chat.channel.error')}</p>

@@ -4,7 +4,10 @@ import { CloseIcon, SendIcon, SmileIcon } from '../../ui/icons';
 import { QuotedMessage } from '../message/QuotedMessage';
 import type { ComposerHandle } from '../sdkTypes';
 import { useStore } from '../useStore';
+import { AttachButton, pasteFiles } from './AttachButton';
+import { AttachmentPreviews } from './AttachmentPreviews';
 import { SuggestionList } from './SuggestionList';
+import { useFileDrop } from './useFileDrop';
 
 const EmojiPicker = lazy(() => import('./EmojiPicker'));
 
@@ -31,6 +34,8 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
   const listId = useId();
   const suggestions = state.suggestions;
   const open = Boolean(suggestions && (suggestions.items.length > 0 || suggestions.loading));
+  const canUpload = useStore(composer.attachments.state).canUpload;
+  const drop = useFileDrop(composer.attachments, canUpload);
 
   useEffect(() => setActive(0), [suggestions?.query, suggestions?.trigger]);
   useEffect(() => {
@@ -107,7 +112,9 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
         event.preventDefault();
         send();
       }}
+      {...drop.handlers}
     >
+      {drop.overlay}
       {state.editing ? (
         <div className="composer-context">
           <span className="composer-context-label">{t('chat.composer.editing')}</span>
@@ -146,7 +153,9 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
           }}
         />
       ) : null}
+      <AttachmentPreviews attachments={composer.attachments} />
       <div className="composer-row">
+        <AttachButton attachments={composer.attachments} />
         <label htmlFor={inputId} className="visually-hidden">
           {mode === 'main' ? t('chat.composer.label') : t('chat.composer.replyLabel')}
         </label>
@@ -163,6 +172,7 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
           aria-describedby={hintId}
           onChange={(e) => composer.setText(e.target.value, e.target.selectionStart)}
           onKeyDown={onKeyDown}
+          onPaste={(event) => pasteFiles(composer.attachments, event)}
         />
         <span id={hintId} className="visually-hidden">
           {t('chat.composer.hint')}

@@ -7,7 +7,9 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotificationList } from '../notices/NotificationList';
 import type { ChannelHandle } from '../sdkTypes';
+import { useStore } from '../useStore';
 import { Composer } from './Composer';
+import { useFileDrop } from './useFileDrop';
 
 let server: FakeChatServer;
 let client: ChatClient;
@@ -116,6 +118,38 @@ describe('Composer attachments (chat-spec §2, §5)', () => {
         'file',
       ]),
     );
+  });
+
+  it('the channel and the composer in it show one drop zone at a time, wherever the files are', async () => {
+    function ChannelArea() {
+      const attachments = channel.composer.attachments;
+      const drop = useFileDrop(attachments, useStore(attachments.state).canUpload);
+      return (
+        <div data-testid="channel-area" {...drop.handlers}>
+          {drop.overlay}
+          <p data-testid="list">messages</p>
+          <Composer composer={channel.composer} mode="main" inputRef={createRef()} />
+        </div>
+      );
+    }
+    render(<ChannelArea />);
+    const list = screen.getByTestId('list');
+    const input = screen.getByRole('textbox', { name: 'Message' });
+    const zones = () => screen.queryAllByTestId('drop-zone').map((z) => z.parentElement?.tagName);
+    const dataTransfer = { files: [pdf('moved.pdf', 10)], types: ['Files'], dropEffect: 'none' };
+    fireEvent.dragEnter(list, { dataTransfer });
+    expect(zones()).toEqual(['DIV']);
+    fireEvent.dragEnter(input, { dataTransfer });
+    fireEvent.dragLeave(list, { dataTransfer });
+    expect(zones()).toEqual(['FORM']);
+    fireEvent.dragEnter(list, { dataTransfer });
+    fireEvent.dragLeave(input, { dataTransfer });
+    expect(zones()).toEqual(['DIV']);
+    fireEvent.drop(list, { dataTransfer });
+    expect(zones()).toEqual([]);
+    expect(await previews().findByText('moved.pdf')).toBeTruthy();
+    await waitFor(() => expect(channel.composer.attachments.state.getSnapshot().uploadsInProgress).toBe(0));
+    expect(channel.composer.attachments.state.getSnapshot().attachments).toHaveLength(1);
   });
 
   it('the button is off without upload-file and at the maximum; over the maximum the count notice shows', async () => {

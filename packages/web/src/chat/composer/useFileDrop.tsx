@@ -2,6 +2,9 @@ import { useRef, useState, type DragEvent } from 'react';
 import type { ComposerHandle } from '../sdkTypes';
 import { t } from '../../i18n/t';
 
+/** Drag events an area already handled: nested areas (the composer inside the channel) handle each event once. */
+const taken = new WeakSet<Event>();
+
 const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
 
 /**
@@ -12,28 +15,33 @@ const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? [
 export function useFileDrop(attachments: ComposerHandle['attachments'], enabled: boolean) {
   const [dragging, setDragging] = useState(false);
   const depth = useRef(0);
+  /** Whether this area takes the event: files, uploads allowed, and no inner area (the composer) took it first. */
+  const take = (event: DragEvent) => {
+    if (!enabled || !hasFiles(event) || taken.has(event.nativeEvent)) return false;
+    taken.add(event.nativeEvent);
+    return true;
+  };
   const handlers = {
     onDragEnter(event: DragEvent) {
-      if (!enabled || !hasFiles(event)) return;
+      if (!take(event)) return;
       event.preventDefault();
       depth.current += 1;
       setDragging(true);
     },
     onDragOver(event: DragEvent) {
-      if (!enabled || !hasFiles(event)) return;
+      if (!take(event)) return;
       event.preventDefault();
       event.dataTransfer.dropEffect = 'copy';
     },
     onDragLeave(event: DragEvent) {
-      if (!enabled || !hasFiles(event)) return;
+      if (!take(event)) return;
       depth.current = Math.max(0, depth.current - 1);
       if (depth.current === 0) setDragging(false);
     },
     onDrop(event: DragEvent) {
       depth.current = 0;
       setDragging(false);
-      // An inner area (the composer inside the channel) took the drop already.
-      if (!enabled || !hasFiles(event) || event.defaultPrevented) return;
+      if (!take(event)) return;
       event.preventDefault();
       const files = Array.from(event.dataTransfer.files);
       if (files.length > 0) void attachments.addFiles(files);

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousA11yViolations } from './support/axe.js';
 import { launchBrowser, openUserPage, pageProblems, screenshot, type UserPage } from './support/browser.js';
 import { composer, DEMO, openChannel, signIn } from './support/caseroom.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -94,6 +95,7 @@ describe('composer uploads (issue 14) in real Chromium', () => {
     await dropPdf(page, 'dropped.pdf');
     await previews(page).getByRole('button', { name: 'Download dropped.pdf' }).waitFor(LIVE);
     await screenshot(page, 'chat-upload-composer-desktop');
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     // Removing a finished upload deletes it on the server.
     const deleted = page.waitForResponse(

@@ -41,7 +41,7 @@ export {
   type UploadErrorReason,
   type UploadPermissionCheck,
 } from './composer/attachment-checks.js';
-export { uploadRecordOf, type UploadRecord } from './composer/upload-record.js';
+export { uploadRecordOf, type UploadRecord } from './composer/local-attachments.js';
 export type { UploadOptions, UploadProgress } from './transport/multipart.js';
 export { Notifications, NOTICE_TEXTS, type Notice, type NoticeInput } from './notifications/notifications.js';
 export type { Store } from './stores/store.js';

@@ -4,7 +4,7 @@ import type { ChatClient } from '../client/chat-client.js';
 import { connectFakeClient, FakeChatServer } from '../testing/index.js';
 import { ATTACHMENT_ERRORS } from './attachment-checks.js';
 import type { LocalAttachment } from './attachment-manager.js';
-import { uploadRecordOf } from './upload-record.js';
+import { uploadRecordOf } from './local-attachments.js';
 
 let server: FakeChatServer;
 let amy: ChatClient;
@@ -79,6 +79,7 @@ describe('attachment manager (chat-spec §3-§5)', () => {
     await until(() => states().every((s) => s === 'uploading'));
     expect(composer.attachments.state.getSnapshot().uploadsInProgress).toBe(2);
     expect(composer.state.getSnapshot().blockReason).toBe('uploads-pending');
+    expect(composer.canSend).toBe(false);
 
     // Sending waits: the persistent notice stays until the uploads are done.
     expect(await composer.send()).toBeUndefined();
@@ -108,6 +109,7 @@ describe('attachment manager (chat-spec §3-§5)', () => {
 
     // An attachment-only message can be sent; the attachments leave the composer.
     expect(composer.state.getSnapshot().blockReason).toBeUndefined();
+    expect(composer.canSend).toBe(true);
     const sent = await composer.send();
     expect(sent?.status).toBe('received');
     expect(sent?.attachments).toHaveLength(2);

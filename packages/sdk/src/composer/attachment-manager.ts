@@ -17,6 +17,7 @@ import {
   type UploadErrorReason,
   type UploadPermissionCheck,
 } from './attachment-checks.js';
+import { asLocal, isSendable, uploadedFields } from './local-attachments.js';
 
 /** chat-spec §4 Attachment upload. */
 export type AttachmentUploadState = 'pending' | 'uploading' | 'finished' | 'failed' | 'blocked';
@@ -386,29 +387,4 @@ export class AttachmentManager {
       ...(count >= max ? { limitText: fillText(ATTACHMENT_TEXTS.limitReached, { max }) } : {}),
     };
   }
-}
-
-function isSendable(a: LocalAttachment): boolean {
-  return !a.localMetadata.file || a.localMetadata.uploadState === 'finished';
-}
-
-/** An attachment that needs no upload (a sent message's, a custom one). */
-function asLocal(attachment: Attachment): LocalAttachment {
-  return { ...attachment, localMetadata: { id: `local-${++localIds}`, uploadState: 'finished' } };
-}
-
-/** The fields a finished upload gives its attachment (chat-spec §3). */
-function uploadedFields(attachment: LocalAttachment, answer: UploadResponse): Attachment {
-  const file = attachment.localMetadata.file;
-  const fields: Attachment = {
-    ...(attachment.type === 'image' ? { image_url: answer.file } : { asset_url: answer.file }),
-    ...(answer.thumb_url ? { thumb_url: answer.thumb_url } : {}),
-    file_size: answer.file_size ?? file?.size ?? attachment.file_size ?? 0,
-    ...(answer.mime_type || file?.type ? { mime_type: answer.mime_type ?? file?.type } : {}),
-    ...(answer.original_width !== undefined ? { original_width: answer.original_width } : {}),
-    ...(answer.original_height !== undefined ? { original_height: answer.original_height } : {}),
-  };
-  const duration = answer.duration ?? attachment.duration;
-  if (duration !== undefined) fields.duration = duration;
-  return fields;
 }

@@ -105,6 +105,11 @@ export class MessageComposer {
     return this.store;
   }
 
+  /** chat-spec §5: text, sendable attachments or a poll, no upload running, at most 30 attachments, allowed now. */
+  get canSend(): boolean {
+    return this.store.getSnapshot().blockReason === undefined;
+  }
+
   /** The text changed (at `cursor`): mentions no longer named are dropped, autocomplete updates. */
   setText(text: string, cursor: number = text.length): void {
     const next = text.slice(0, CHAT_LIMITS.maxMessageLength);

@@ -415,7 +415,13 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     });
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     const method = init.method ?? 'GET';
-    const form = init.body instanceof FormData ? init.body : undefined;
+    // Uploads: a FormData, or (Node) the multipart body as a stream, read here as the server would.
+    const form =
+      init.body instanceof FormData
+        ? init.body
+        : init.body instanceof ReadableStream
+          ? await new Response(init.body, { headers: init.headers }).formData()
+          : undefined;
     const request: FakeRequest = {
       method,
       path,

@@ -34,8 +34,9 @@ export interface MultipartAnswer {
 
 /**
  * Sends a multipart request. `XMLHttpRequest` when given, for its upload progress events (fetch has none in
- * browsers: a streamed request body needs HTTP/2 and half-duplex support); otherwise `fetch`, which reports 0 at the
- * start and the whole size at the end (Node, tests, the fake server). Both abort on `signal`.
+ * browsers: a streamed request body needs HTTP/2 and half-duplex support); otherwise `fetch`: outside browsers the
+ * body goes as a stream that counts the bytes read (Node), in a browser as it is (0 at the start, the whole size at
+ * the end). Both abort on `signal`.
  */
 export function sendMultipart(
   request: MultipartRequest,
@@ -57,15 +58,46 @@ function aborted(what: string): ChatApiError {
   return new ChatApiError(`${what} was aborted`, { network: true });
 }
 
+/**
+ * Outside browsers (Node's fetch streams request bodies): the multipart body as a stream that reports the bytes
+ * read from it. Undefined in browsers (a streamed request body needs HTTP/2 there; they use XMLHttpRequest).
+ */
+function countingBody(
+  body: FormData,
+  total: number,
+  onProgress: (progress: UploadProgress) => void,
+): { stream: ReadableStream<Uint8Array>; type: string } | undefined {
+  if (typeof XMLHttpRequest !== 'undefined' || typeof TransformStream === 'undefined') return undefined;
+  const encoded = new Response(body);
+  const type = encoded.headers.get('content-type');
+  if (!encoded.body || !type) return undefined;
+  let sent = 0;
+  let reported = 0;
+  const counter = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      sent += chunk.byteLength;
+      // The encoded body is a little larger than the file (boundaries, part headers): never past the total.
+      const loaded = Math.min(sent, total);
+      if (loaded > reported) onProgress({ loaded, total });
+      reported = loaded;
+      controller.enqueue(chunk);
+    },
+  });
+  return { stream: encoded.body.pipeThrough(counter), type };
+}
+
 async function viaFetch(request: MultipartRequest, fetchImpl: FetchLike): Promise<MultipartAnswer> {
   const total = totalSize(request.body);
   request.onProgress?.({ loaded: 0, total });
+  const counted = request.onProgress ? countingBody(request.body, total, request.onProgress) : undefined;
   let response: Response;
   try {
     response = await fetchImpl(request.url, {
       method: 'POST',
-      headers: request.headers,
-      body: request.body,
+      headers: counted ? { ...request.headers, 'Content-Type': counted.type } : request.headers,
+      body: counted ? counted.stream : request.body,
+      // Node's fetch sends a stream body only half-duplex (not in the DOM's RequestInit types).
+      ...(counted ? ({ duplex: 'half' } as RequestInit) : {}),
       ...(request.signal ? { signal: request.signal } : {}),
     });
   } catch (error) {

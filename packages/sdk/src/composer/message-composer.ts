@@ -66,7 +66,8 @@ export class MessageComposer {
   private readonly search: Debounce<[string]>;
   private beforeEdit: Pick<ComposerSnapshot, 'text' | 'mentionedUsers' | 'quoted'> | undefined;
   private searchSeq = 0;
-  private unsubscribe: () => void;
+  private readonly unsubscribe: () => void;
+  private readonly stopAttachments: () => void;
 
   constructor(
     private readonly ctx: ClientContext,
@@ -77,7 +78,7 @@ export class MessageComposer {
   ) {
     this.store = new StateStore<ComposerSnapshot>({ text: '', mentionedUsers: [], cooldownRemaining: 0 });
     this.attachments = new AttachmentManager(ctx, channel);
-    const stopAttachments = this.attachments.state.subscribe(() => this.refresh());
+    this.stopAttachments = this.attachments.state.subscribe(() => this.refresh());
     this.countdown = new Countdown((remaining) => this.refresh({ cooldownRemaining: remaining }));
     this.search = new Debounce(
       (query: string) => void this.runMentionSearch(query),
@@ -95,8 +96,6 @@ export class MessageComposer {
         this.restartCooldown();
       seen = current;
     });
-    const stopChannel = this.unsubscribe;
-    this.unsubscribe = () => (stopAttachments(), stopChannel());
     this.refresh();
     this.restartCooldown();
   }
@@ -158,7 +157,12 @@ export class MessageComposer {
   }
 
   /** Leaves edit mode, bringing back the text written before it. */
-  cancelEditing(sent = false): void {
+  cancelEditing(): void {
+    this.leaveEditing(false);
+  }
+
+  /** After a saved edit (`sent`) or a cancelled one (files uploaded for it are deleted). */
+  private leaveEditing(sent: boolean): void {
     if (!this.store.getSnapshot().editing) return;
     const before = this.beforeEdit ?? { text: '', mentionedUsers: [], quoted: undefined };
     this.beforeEdit = undefined;
@@ -196,7 +200,7 @@ export class MessageComposer {
         return undefined;
       }
       const edited = this.channel.findMessage(state.editing.id) ?? { ...state.editing, text };
-      this.cancelEditing(true);
+      this.leaveEditing(true);
       return edited;
     }
     this.refresh({ text: '', mentionedUsers: [], quoted: undefined, suggestions: undefined });
@@ -222,6 +226,7 @@ export class MessageComposer {
 
   dispose(): void {
     this.unsubscribe();
+    this.stopAttachments();
     this.attachments.dispose();
     this.countdown.stop();
     this.search.cancel();

@@ -65,10 +65,7 @@ export const ChannelPanel = memo(function ChannelPanel({
   const [jump, setJump] = useState<{ id: string; seq: number } | undefined>();
   const input = useRef<HTMLTextAreaElement>(null);
   // Files dropped anywhere on the channel become the composer's attachments (chat-spec §5).
-  const drop = useFileDrop(
-    channel.composer.attachments,
-    useStore(channel.composer.attachments.state).canUpload,
-  );
+  const drop = useFileDrop(channel.composer.attachments);
   const ownTitleId = useId();
   const titleId = props.titleId ?? ownTitleId;
   useMarkRead(channel, state, atBottom);

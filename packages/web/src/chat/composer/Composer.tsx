@@ -34,8 +34,7 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
   const listId = useId();
   const suggestions = state.suggestions;
   const open = Boolean(suggestions && (suggestions.items.length > 0 || suggestions.loading));
-  const canUpload = useStore(composer.attachments.state).canUpload;
-  const drop = useFileDrop(composer.attachments, canUpload);
+  const drop = useFileDrop(composer.attachments);
 
   useEffect(() => setActive(0), [suggestions?.query, suggestions?.trigger]);
   useEffect(() => {

@@ -7,7 +7,6 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotificationList } from '../notices/NotificationList';
 import type { ChannelHandle } from '../sdkTypes';
-import { useStore } from '../useStore';
 import { Composer } from './Composer';
 import { useFileDrop } from './useFileDrop';
 
@@ -123,7 +122,7 @@ describe('Composer attachments (chat-spec §2, §5)', () => {
   it('the channel and the composer in it show one drop zone at a time, wherever the files are', async () => {
     function ChannelArea() {
       const attachments = channel.composer.attachments;
-      const drop = useFileDrop(attachments, useStore(attachments.state).canUpload);
+      const drop = useFileDrop(attachments);
       return (
         <div data-testid="channel-area" {...drop.handlers}>
           {drop.overlay}

@@ -1,4 +1,4 @@
-import { useRef, useState, type DragEvent } from 'react';
+import { useCallback, useRef, useState, useSyncExternalStore, type DragEvent } from 'react';
 import type { ComposerHandle } from '../sdkTypes';
 import { t } from '../../i18n/t';
 
@@ -12,7 +12,8 @@ const hasFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? [
  * render inside it, shown while files are dragged over it. Dropped files become the composer's attachments.
  * Nothing happens when uploads are not allowed (no `upload-file`, or the maximum reached).
  */
-export function useFileDrop(attachments: ComposerHandle['attachments'], enabled: boolean) {
+export function useFileDrop(attachments: ComposerHandle['attachments']) {
+  const enabled = useCanUpload(attachments);
   const [dragging, setDragging] = useState(false);
   const depth = useRef(0);
   /** Whether this area takes the event: files, uploads allowed, and no inner area (the composer) took it first. */
@@ -53,4 +54,13 @@ export function useFileDrop(attachments: ComposerHandle['attachments'], enabled:
     </div>
   ) : null;
   return { handlers, overlay, dragging };
+}
+
+/** Whether files can be added now; re-renders only when that changes (not on every progress step of an upload). */
+export function useCanUpload(attachments: ComposerHandle['attachments']): boolean {
+  const subscribe = useCallback(
+    (listener: () => void) => attachments.state.subscribe(listener),
+    [attachments],
+  );
+  return useSyncExternalStore(subscribe, () => attachments.state.getSnapshot().canUpload);
 }

@@ -79,6 +79,8 @@ describe('FileCache (product-spec §7: images fetched with GET as blobs and cach
     expect(b).toBe(a);
     expect(c).toBe(a);
     expect(await cache.fetchBlob(url, { w: 400, h: 300 })).toBe(a);
+    expect(cache.cached(url, { w: 400, h: 300 })).toBe(a);
+    expect(cache.cached(url, { w: 401, h: 300 })).toBeUndefined();
     expect(seen).toHaveLength(1);
     expect(seen[0]!.path).toBe(`/chat/files/${FILE_ID}/photo.png`);
     expect(seen[0]!.authorization).toBe('token-a');

@@ -47,6 +47,8 @@ const CHAT_ROUTE = CHAT_FILE_PATH_PREFIX.slice(0, CHAT_FILE_PATH_PREFIX.indexOf(
  */
 export class FileCache {
   private readonly entries = new Map<string, Promise<string>>();
+  /** Finished downloads by key, so a remounted image shows at once (no placeholder flash). */
+  private readonly done = new Map<string, string>();
   private readonly held = new Set<string>();
   private generation = 0;
   private counts = { fetches: 0, hits: 0 };
@@ -86,6 +88,7 @@ export class FileCache {
         throw new ChatApiError('the user disconnected while the file was downloading', { network: true });
       }
       this.held.add(objectUrl);
+      this.done.set(target, objectUrl);
       return objectUrl;
     });
     this.entries.set(target, pending);
@@ -93,6 +96,12 @@ export class FileCache {
       if (this.entries.get(target) === pending) this.entries.delete(target);
     });
     return pending;
+  }
+
+  /** The object URL of a finished download of `url` at `size`, if there is one; other URLs as they are. */
+  cached(url: string, size: BlobSize = {}): string | undefined {
+    if (!this.isChatFile(url)) return url;
+    return this.done.get(this.resolve(url, sizeQuery(size)));
   }
 
   /** The file itself (a download button), fetched with the token and not cached. */
@@ -123,6 +132,7 @@ export class FileCache {
     for (const objectUrl of this.held) (this.options.revokeObjectURL ?? URL.revokeObjectURL)(objectUrl);
     this.held.clear();
     this.entries.clear();
+    this.done.clear();
     this.counts = { fetches: 0, hits: 0 };
   }
 

@@ -48,7 +48,15 @@ export function ImageCarousel({ images, startIndex, onClose }: ImageCarouselProp
 
   return (
     <Modal title={t('chat.carousel.title')} onClose={onClose} className="carousel" bare={{ titleId }}>
-      <div className="carousel-content" onKeyDown={onKeyDown}>
+      <div
+        className="carousel-content"
+        onKeyDown={onKeyDown}
+        onClick={(event) => {
+          // The carousel fills the screen: a click on its dark space, outside the image and the controls, is a
+          // click outside (chat-spec §2).
+          if (!(event.target as HTMLElement).closest('button, img, h2, p')) onClose();
+        }}
+      >
         <header className="carousel-header">
           <h2 id={titleId} className="carousel-counter" aria-live="polite">
             <span className="visually-hidden">{t('chat.carousel.title')} </span>

@@ -121,6 +121,10 @@ function cidOf(page: Page): string {
 async function bubble(page: Page, id: string) {
   const item = page.locator(`article[data-message-id="${id}"]`);
   const scroller = page.locator('.message-scroller').first();
+  if ((await item.count()) === 0) {
+    await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await page.waitForTimeout(300);
+  }
   for (let step = 0; step < 40 && (await item.count()) === 0; step++) {
     await scroller.evaluate((el) => el.scrollBy(0, -300));
     await page.waitForTimeout(100);
@@ -265,7 +269,8 @@ describe('attachments in messages (issue 14) in real Chromium', () => {
     ).id;
     ids.quote = (await send(cid, { text: 'About this letter', quoted_message_id: ids.photo })).id;
 
-    // Newest first, scrolling up through the virtual list.
+    // Newest first, scrolling up through the virtual list, once the last one arrived.
+    await page.getByRole('navigation', { name: 'Chats' }).getByText('About this letter').waitFor(LIVE);
     // The quote shows the first attachment as a thumbnail.
     const quote = await bubble(page, ids.quote);
     await imagesLoaded(page, `article[data-message-id="${ids.quote}"] .quoted-thumb`);
@@ -286,9 +291,9 @@ describe('attachments in messages (issue 14) in real Chromium', () => {
       await rate.click();
     }
     expect(rates).toEqual(['1.0x', '1.5x', '2.0x']);
-    await voice.getByRole('button', { name: 'Play' }).click();
+    await voice.getByRole('button', { name: 'Play', exact: true }).click();
     await voice.locator('.voice-bar-played').first().waitFor(LIVE);
-    await voice.getByRole('button', { name: 'Pause' }).click();
+    await voice.getByRole('button', { name: 'Pause', exact: true }).click();
     expect(await voice.locator('.voice-player').getAttribute('data-state')).not.toBe('error');
 
     // File card and audio.
@@ -367,7 +372,7 @@ describe('attachments in messages (issue 14) in real Chromium', () => {
     const { page } = phone;
     await signIn(page, DEMO.maria.email);
     await openChannel(page, GROUP);
-    for (const key of ['gallery', 'voice', 'files']) {
+    for (const key of ['voice', 'files', 'gallery']) {
       const item = await bubble(page, ids[key]!);
       const box = await item.boundingBox();
       expect(box && box.x + box.width).toBeLessThanOrEqual(375);

@@ -54,7 +54,7 @@ export function ImageCarousel({ images, startIndex, onClose }: ImageCarouselProp
         onClick={(event) => {
           // The carousel fills the screen: a click on its dark space, outside the image and the controls, is a
           // click outside (chat-spec §2).
-          if (!(event.target as HTMLElement).closest('button, img, h2, p')) onClose();
+          if (!(event.target as HTMLElement).closest('button, img')) onClose();
         }}
       >
         <header className="carousel-header">

@@ -311,6 +311,8 @@ describe('attachments in messages (issue 14) in real Chromium', () => {
       LIVE,
     );
 
+    await screenshot(page, 'chat-attachments-media-1280');
+
     // Video: poster and metadata.
     const video = await bubble(page, ids.video);
     await page.waitForFunction(
@@ -379,6 +381,8 @@ describe('attachments in messages (issue 14) in real Chromium', () => {
       const inner = await item.locator('.attachments').boundingBox();
       expect(inner && inner.x + inner.width).toBeLessThanOrEqual(375);
     }
+    await (await bubble(page, ids.files!)).scrollIntoViewIfNeeded();
+    await screenshot(page, 'chat-attachments-media-375');
     const gallery = await bubble(page, ids.gallery!);
     await imagesLoaded(page, `article[data-message-id="${ids.gallery}"] .attachment-gallery`);
     await screenshot(page, 'chat-attachments-375');

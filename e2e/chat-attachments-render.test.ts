@@ -138,7 +138,7 @@ async function bubble(page: Page, id: string) {
 async function imagesLoaded(page: Page, selector: string): Promise<void> {
   await page.waitForFunction(
     (sel) => {
-      const imgs = [...document.querySelectorAll<HTMLImageElement>(`${sel} img`)];
+      const imgs = Array.from(document.querySelectorAll<HTMLImageElement>(`${sel} img`));
       return imgs.length > 0 && imgs.every((img) => img.complete && img.naturalWidth > 0);
     },
     selector,

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousA11yViolations } from './support/axe.js';
 import { launchBrowser, openUserPage, pageProblems, screenshot, type UserPage } from './support/browser.js';
 import { DEMO, DEMO_PASSWORD, openChannel, signIn } from './support/caseroom.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -96,16 +97,26 @@ async function chatAs(baseUrl: string, email: string) {
   ).json()) as { result: string | { token: string } };
   const token = typeof tokenAnswer.result === 'string' ? tokenAnswer.result : tokenAnswer.result.token;
   const config = (await (await fetch(`${baseUrl}/api/config`)).json()) as { chatApiKey: string };
-  return async (cid: string, message: Record<string, unknown>): Promise<{ id: string }> => {
-    const [type, id] = cid.split(':') as [string, string];
-    const query = new URLSearchParams({ api_key: config.chatApiKey, user_id: me.uid });
-    const answer = await fetch(`${baseUrl}/chat/channels/${type}/${id}/message?${query}`, {
-      method: 'POST',
-      headers: { authorization: token, 'auth-type': 'jwt', 'content-type': 'application/json' },
-      body: JSON.stringify({ message }),
+  const query = new URLSearchParams({ api_key: config.chatApiKey, user_id: me.uid });
+  const call = async (method: string, path: string, body?: unknown) => {
+    const answer = await fetch(`${baseUrl}/chat${path}?${query}`, {
+      method,
+      headers: {
+        authorization: token,
+        'auth-type': 'jwt',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
-    if (!answer.ok) throw new Error(`send: ${answer.status} ${await answer.text()}`);
-    return ((await answer.json()) as { message: { id: string } }).message;
+    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
+    return (await answer.json()) as { message: { id: string } };
+  };
+  return {
+    send: async (cid: string, message: Record<string, unknown>): Promise<{ id: string }> => {
+      const [type, id] = cid.split(':') as [string, string];
+      return (await call('POST', `/channels/${type}/${id}/message`, { message })).message;
+    },
+    remove: (id: string) => call('DELETE', `/messages/${id}`),
   };
 }
 
@@ -153,6 +164,7 @@ describe('attachments in messages (issue 14) in real Chromium', () => {
   let dir: string;
   const users: UserPage[] = [];
   const ids: Record<string, string> = {};
+  let removeAsNoah: (id: string) => Promise<unknown> = () => Promise.resolve();
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'caseroom-attachments-'));
@@ -174,7 +186,9 @@ describe('attachments in messages (issue 14) in real Chromium', () => {
     await signIn(page, DEMO.maria.email);
     await openChannel(page, GROUP);
     const cid = cidOf(page);
-    const send = await chatAs(server.url, DEMO.noah.email);
+    const noah = await chatAs(server.url, DEMO.noah.email);
+    const send = noah.send;
+    removeAsNoah = noah.remove;
     const [one, ...rest] = media.photos;
     ids.photo = (
       await send(cid, {
@@ -294,6 +308,13 @@ describe('attachments in messages (issue 14) in real Chromium', () => {
     await voice.getByRole('button', { name: 'Play', exact: true }).click();
     await voice.locator('.voice-bar-played').first().waitFor(LIVE);
     await voice.getByRole('button', { name: 'Pause', exact: true }).click();
+    const position = voice.getByRole('slider', { name: 'Playback position' });
+    await position.focus();
+    await page.keyboard.press('End');
+    await expect.poll(() => position.getAttribute('aria-valuenow')).toBe('4');
+    await page.keyboard.press('Home');
+    await expect.poll(() => position.getAttribute('aria-valuenow')).toBe('0');
+    expect(await voice.locator('.voice-bar-played').count()).toBe(0);
     expect(await voice.locator('.voice-player').getAttribute('data-state')).not.toBe('error');
 
     // File card and audio.
@@ -340,6 +361,7 @@ describe('attachments in messages (issue 14) in real Chromium', () => {
 
     await gallery.scrollIntoViewIfNeeded();
     await screenshot(page, 'chat-attachments-1280');
+    expect(await seriousA11yViolations(page)).toEqual([]);
 
     // Carousel: open at tile 2, next by button and key, Escape closes, focus returns to the tile.
     await tiles.nth(1).click();
@@ -353,6 +375,7 @@ describe('attachments in messages (issue 14) in real Chromium', () => {
     await imagesLoaded(page, 'dialog.carousel');
     expect(await dialog.getByRole('img').getAttribute('alt')).toBe('Page 4');
     await screenshot(page, 'chat-attachments-carousel-1280');
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
@@ -389,8 +412,17 @@ describe('attachments in messages (issue 14) in real Chromium', () => {
     await gallery.getByRole('button', { name: 'Open image 1 of 6' }).click();
     await imagesLoaded(page, 'dialog.carousel');
     await screenshot(page, 'chat-attachments-carousel-375');
+    // On a phone the chat is itself a modal popup: Escape closes the carousel only.
     await page.keyboard.press('Escape');
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await page.locator('dialog.carousel').waitFor({ state: 'detached' });
+    expect(await page.locator('dialog.chat-popup').isVisible()).toBe(true);
+
+    // A deleted message shows no attachments.
+    const deleted = await bubble(page, ids.onlyImage!);
+    expect(await deleted.locator('.attachments img').count()).toBe(1);
+    await removeAsNoah(ids.onlyImage!);
+    await deleted.getByText('This message was deleted').waitFor(LIVE);
+    expect(await deleted.locator('.attachments').count()).toBe(0);
     expect(pageProblems(phone)).toEqual([]);
   });
 });

@@ -43,6 +43,7 @@ export function ImageCarousel({ images, startIndex, onClose }: ImageCarouselProp
     const step = carouselStep(event.key);
     if (step === 0) return;
     event.preventDefault();
+    event.stopPropagation();
     go(step);
   };
 

@@ -297,7 +297,7 @@ describe('attachments in messages (issue 14) in real Chromium', () => {
     // Voice: 40 bars, duration, rate cycle, plays and fills the bars.
     const voice = await bubble(page, ids.voice);
     expect(await voice.locator('.voice-bar').count()).toBe(40);
-    expect(await voice.locator('.voice-time').textContent()).toBe('00:00 / 00:04');
+    expect(await voice.locator('.voice-time-full').textContent()).toBe('00:00 / 00:04');
     const rate = voice.getByRole('button', { name: /Playback speed/ });
     const rates: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -404,6 +404,8 @@ describe('attachments in messages (issue 14) in real Chromium', () => {
       const inner = await item.locator('.attachments').boundingBox();
       expect(inner && inner.x + inner.width).toBeLessThanOrEqual(375);
     }
+    // A phone shows one time: the duration until it plays.
+    expect(await (await bubble(page, ids.voice!)).locator('.voice-time').innerText()).toBe('00:04');
     await (await bubble(page, ids.files!)).scrollIntoViewIfNeeded();
     await screenshot(page, 'chat-attachments-media-375');
     const gallery = await bubble(page, ids.gallery!);

@@ -169,7 +169,7 @@ describe('AttachmentList (chat-spec §2)', () => {
       { type: 'voiceRecording', asset_url: 'https://cdn.test/r.webm', duration: 3725, waveform_data: [0.5] },
     ]);
     expect(container.querySelectorAll('.voice-bar')).toHaveLength(40);
-    expect(container.querySelector('.voice-time')!.textContent).toBe('00:00 / 01:02:05');
+    expect(container.querySelector('.voice-time-full')!.textContent).toBe('00:00 / 01:02:05');
     const labels: string[] = [];
     for (let i = 0; i < 4; i++) {
       const button = screen.getByRole('button', { name: /^Playback speed/ });

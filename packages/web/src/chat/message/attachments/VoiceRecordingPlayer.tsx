@@ -135,7 +135,12 @@ export function VoiceRecordingPlayer({ attachment }: { attachment: Attachment })
         ))}
       </div>
       <span className="voice-time" aria-hidden="true">
-        {formatDuration(current)} / {formatDuration(duration)}
+        <span className="voice-time-full">
+          {formatDuration(current)} / {formatDuration(duration)}
+        </span>
+        <span className="voice-time-short">
+          {formatDuration(playing || current > 0 ? current : duration)}
+        </span>
       </span>
       <button
         type="button"

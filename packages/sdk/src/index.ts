@@ -73,6 +73,7 @@ export {
 } from './composer/text.js';
 export { MessageActions, type MessageUpdate, type ReactionInput } from './messages/message-actions.js';
 export { Devices, type PushDevice } from './client/devices.js';
+export { FileCache, type BlobSize, type FileCacheStats } from './files/file-cache.js';
 export { pinExpiresIso, type DeleteMode, type PinExpiry } from './messages/message-state.js';
 export { Thread, THREAD_REPLY_PAGE, type ThreadSnapshot } from './threads/thread.js';
 export { ThreadManager, type ThreadListSnapshot, type ThreadResponse } from './threads/thread-manager.js';

@@ -3,6 +3,7 @@ import { ChatChannel, type ChannelData } from '../channels/channel.js';
 import { ChannelList, type ChannelListContext, type ChannelListOptions } from '../channels/channel-list.js';
 import type { LocalMessage } from '../messages/local-message.js';
 import { Devices } from './devices.js';
+import { FileCache } from '../files/file-cache.js';
 import { MessageActions } from '../messages/message-actions.js';
 import { DeliveryReporter } from '../read/delivery-reporter.js';
 import { ThreadManager } from '../threads/thread-manager.js';
@@ -90,6 +91,8 @@ export class ChatClient {
   readonly devices: Devices;
   /** The user's threads, the unread thread count and the thread open on screen. */
   readonly threads: ThreadManager;
+  /** Stored chat files: images as cached object URLs, media URLs with the token (files/file-cache). */
+  readonly files: FileCache;
   private readonly delivery: DeliveryReporter | undefined;
   private readonly connectionStore = new StateStore<ConnectionSnapshot>({ status: 'idle', online: false });
   private readonly meStore = new StateStore<OwnUser | undefined>(undefined);
@@ -128,6 +131,12 @@ export class ChatClient {
     this.messageActions = new MessageActions(this.context);
     this.devices = new Devices(this.api, () => this.userId);
     this.threads = new ThreadManager(this.context);
+    this.files = new FileCache({
+      apiKey: options.apiKey,
+      baseUrl: options.baseUrl,
+      fetch: (input, init) => fetchImpl(input, init),
+      tokens: () => this.tokens,
+    });
     this.delivery = options.deliveryReports
       ? new DeliveryReporter((batch) =>
           this.api.post('/channels/delivered', { latest_delivered_messages: batch }),
@@ -184,6 +193,7 @@ export class ChatClient {
     for (const list of this.lists) list.dispose();
     this.lists.clear();
     this.threads.setActive(undefined);
+    this.files.clear();
     this.delivery?.dispose();
     for (const channel of this.channels.values()) channel.dispose();
     this.channels.clear();

@@ -2,7 +2,10 @@
  * English texts, the complete set and the fallback. Keys are grouped by screen; `{name}` marks a parameter.
  * Served by i18next (see `t.ts`); other languages may leave keys out and fall back to these.
  */
+import { enAttachments } from './enAttachments';
+
 export const en = {
+  ...enAttachments,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',
   'app.retry': 'Try again',

@@ -1,7 +1,9 @@
 import type { MessageKey } from './en';
+import { nbAttachments } from './nbAttachments';
 
 /** Norsk bokmål for the chat screens (issue 7). */
 export const nbChat: Partial<Record<MessageKey, string>> = {
+  ...nbAttachments,
   'chat.connecting': 'Kobler til chatten…',
   'chat.connectError': 'Feil ved tilkobling til chatten. Last inn siden på nytt for å prøve igjen.',
   'chat.channels.title': 'Chatter',

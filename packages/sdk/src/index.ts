@@ -103,3 +103,17 @@ export {
   type ReactionQuery,
 } from './messages/reactions-query.js';
 export { ChannelMessageActions } from './channels/channel-message-actions.js';
+export {
+  canRecordVoice,
+  chooseVoiceFormat,
+  VoiceRecorder,
+  VOICE_NOTICE_TEXTS,
+  VOICE_RECORDER_DEFAULTS,
+  type RecordingState,
+  type VoiceRecorderOptions,
+  type VoiceRecorderSnapshot,
+  type VoiceRecording,
+} from './voice/voice-recorder.js';
+export { browserMediaEnvironment, type MediaEnvironment } from './voice/media-environment.js';
+export { amplitudeOf, barsChanged, liveBars, resampleWaveform } from './voice/waveform.js';
+export { encodeWav, resamplePcm } from './voice/wav.js';

@@ -115,5 +115,11 @@ export {
   type VoiceRecording,
 } from './voice/voice-recorder.js';
 export { browserMediaEnvironment, type MediaEnvironment } from './voice/media-environment.js';
-export { amplitudeOf, barsChanged, liveBars, resampleWaveform } from './voice/waveform.js';
+export {
+  amplitudeOf,
+  barsChanged,
+  formatVoiceDuration,
+  liveBars,
+  resampleWaveform,
+} from './voice/waveform.js';
 export { encodeWav, resamplePcm } from './voice/wav.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amplitudeOf, barsChanged, liveBars, resampleWaveform } from './waveform.js';
+import { amplitudeOf, barsChanged, formatVoiceDuration, liveBars, resampleWaveform } from './waveform.js';
 
 describe('resampleWaveform', () => {
   it('averages many samples into 100 equal buckets', () => {
@@ -52,5 +52,16 @@ describe('live bars', () => {
     expect(barsChanged([0.5, 0.5], [0.51, 0.49])).toBe(false);
     expect(barsChanged([0.5, 0.5], [0.5, 0.53])).toBe(true);
     expect(barsChanged([0.5], [0.5, 0.5])).toBe(true);
+  });
+});
+
+describe('formatVoiceDuration', () => {
+  it('shows mm:ss, and hh:mm:ss from one hour', () => {
+    expect(formatVoiceDuration(0)).toBe('00:00');
+    expect(formatVoiceDuration(5.9)).toBe('00:05');
+    expect(formatVoiceDuration(61)).toBe('01:01');
+    expect(formatVoiceDuration(3599)).toBe('59:59');
+    expect(formatVoiceDuration(3661)).toBe('01:01:01');
+    expect(formatVoiceDuration(-3)).toBe('00:00');
   });
 });

@@ -66,3 +66,13 @@ export function barsChanged(
   if (shown.length !== next.length) return true;
   return next.some((value, i) => Math.abs(value - (shown[i] ?? 0)) > threshold);
 }
+
+/** A recording's length as chat-spec §9 shows it: `mm:ss`, or `hh:mm:ss` from one hour. */
+export function formatVoiceDuration(seconds: number): string {
+  const total = Math.max(0, Math.floor(Number.isFinite(seconds) ? seconds : 0));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  return h > 0 ? `${pad(h)}:${pad(m)}:${pad(s)}` : `${pad(m)}:${pad(s)}`;
+}

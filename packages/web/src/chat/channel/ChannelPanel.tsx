@@ -5,6 +5,7 @@ import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { channelTitle } from '../channelInfo';
+import { announceRecording } from '../composer/announceRecording';
 import { Composer } from '../composer/Composer';
 import { ChannelHeader } from '../header/ChannelHeader';
 import { ChannelMenu } from '../header/ChannelMenu';
@@ -185,6 +186,10 @@ export const ChannelPanel = memo(function ChannelPanel({
               mode="main"
               inputRef={input}
               autoFocus={!onClose && wideScreen()}
+              voice={{
+                canUpload: capabilities?.includes('upload-file') ?? false,
+                onRecorded: announceRecording,
+              }}
             />
           ) : null}
         </div>

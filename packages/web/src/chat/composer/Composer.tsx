@@ -5,6 +5,9 @@ import { QuotedMessage } from '../message/QuotedMessage';
 import type { ComposerHandle } from '../sdkTypes';
 import { useStore } from '../useStore';
 import { SuggestionList } from './SuggestionList';
+import { useVoiceRecorder } from './useVoiceRecorder';
+import { VoiceRecordButton } from './VoiceRecordButton';
+import { VoiceRecorder, type ComposerVoiceOptions } from './VoiceRecorder';
 
 const EmojiPicker = lazy(() => import('./EmojiPicker'));
 
@@ -14,6 +17,8 @@ interface ComposerProps {
   inputRef: RefObject<HTMLTextAreaElement | null>;
   /** Put the cursor here when mounted (wide screens). */
   autoFocus?: boolean;
+  /** Voice messages (record button and recorder); none when absent. */
+  voice?: ComposerVoiceOptions;
 }
 
 /**
@@ -22,8 +27,9 @@ interface ComposerProps {
  * (loaded on first use); the send button disabled by the SDK's block reason; the slow-mode countdown; and the
  * "You can't send …" text instead of the input when the capability is missing.
  */
-export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps) {
+export function Composer({ composer, mode, inputRef, autoFocus, voice }: ComposerProps) {
   const state = useStore(composer.state);
+  const recorder = useVoiceRecorder(voice);
   const [active, setActive] = useState(0);
   const [emoji, setEmoji] = useState(false);
   const inputId = useId();
@@ -146,7 +152,14 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
           }}
         />
       ) : null}
-      <div className="composer-row">
+      {voice && recorder.open ? (
+        <VoiceRecorder
+          recorder={recorder.recorder}
+          voice={voice}
+          onClose={() => requestAnimationFrame(() => inputRef.current?.focus())}
+        />
+      ) : null}
+      <div className="composer-row" hidden={recorder.open}>
         <label htmlFor={inputId} className="visually-hidden">
           {mode === 'main' ? t('chat.composer.label') : t('chat.composer.replyLabel')}
         </label>
@@ -177,6 +190,7 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
           >
             <SmileIcon />
           </button>
+          {voice && !state.editing ? <VoiceRecordButton recorder={recorder.recorder} voice={voice} /> : null}
           {emoji ? (
             <Suspense fallback={<div className="popover emoji-popover muted">{t('app.loading')}</div>}>
               <EmojiPicker onPick={insertEmoji} onClose={() => setEmoji(false)} />

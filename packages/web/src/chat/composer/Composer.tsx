@@ -29,7 +29,7 @@ interface ComposerProps {
  */
 export function Composer({ composer, mode, inputRef, autoFocus, voice }: ComposerProps) {
   const state = useStore(composer.state);
-  const recorder = useVoiceRecorder(voice);
+  const recorder = useVoiceRecorder(voice, composer);
   const [active, setActive] = useState(0);
   const [emoji, setEmoji] = useState(false);
   const inputId = useId();

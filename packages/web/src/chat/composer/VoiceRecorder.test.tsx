@@ -123,6 +123,25 @@ describe('VoiceRecorder in the composer', () => {
     expect(screen.queryByRole('group', { name: 'Voice recorder' })).toBeNull();
   });
 
+  it('drops a recording when the composer moves to another chat', async () => {
+    server.createChannel('messaging', 'other', { members: ['amy'] }, 'amy');
+    const other = client.channel('messaging', 'other');
+    await other.watch();
+    const fake = fakeMediaEnvironment();
+    const inputRef = createRef<HTMLTextAreaElement>();
+    const voice = { canUpload: true, media: fake.media, onRecorded: () => undefined };
+    const { rerender } = render(
+      <Composer composer={channel.composer} mode="main" inputRef={inputRef} voice={voice} />,
+    );
+    fireEvent.click(recordButton()!);
+    const group = await screen.findByRole('group', { name: 'Voice recorder' });
+    await waitFor(() => expect(group.dataset.state).toBe('recording'));
+    rerender(<Composer composer={other.composer} mode="main" inputRef={inputRef} voice={voice} />);
+    await waitFor(() => expect(screen.queryByRole('group', { name: 'Voice recorder' })).toBeNull());
+    expect(fake.streams[0]!.stopped).toBe(true);
+    expect(recordButton()).not.toBeNull();
+  });
+
   it('has no record button without upload-file or without MediaRecorder', () => {
     renderComposer(fakeMediaEnvironment(), { canUpload: false });
     expect(recordButton()).toBeNull();

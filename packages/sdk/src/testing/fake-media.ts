@@ -4,6 +4,7 @@ import type {
   MediaRecorderLike,
   MediaRecorderState,
   MediaStreamLike,
+  MediaTrackLike,
   ScriptProcessorLike,
 } from '../voice/media-environment.js';
 
@@ -25,6 +26,8 @@ export interface FakeMedia {
   feedPcm(block: Float32Array): void;
   /** Makes the next `getUserMedia` fail with this DOMException name. */
   deny(name?: string): void;
+  /** The microphone goes away: every live track fires `ended`, as the browser does. */
+  endTracks(): void;
 }
 
 export interface FakeMediaOptions {
@@ -145,7 +148,11 @@ export function fakeMediaEnvironment(options: FakeMediaOptions = {}): FakeMedia 
     deny(name = 'NotAllowedError') {
       denial = name;
     },
+    endTracks() {
+      for (const track of tracks.splice(0)) track.onended?.(new Event('ended'));
+    },
   };
+  const tracks: MediaTrackLike[] = [];
   class Recorder extends FakeMediaRecorder {
     constructor(stream: MediaStreamLike, init?: { mimeType?: string }) {
       super(stream, init?.mimeType ?? 'audio/webm');
@@ -173,7 +180,15 @@ export function fakeMediaEnvironment(options: FakeMediaOptions = {}): FakeMedia 
             }
             const record = { stopped: false };
             fake.streams.push(record);
-            return { getTracks: () => [{ stop: () => (record.stopped = true) }] };
+            const track: MediaTrackLike = {
+              onended: null,
+              stop: () => {
+                record.stopped = true; // like the browser: stop() fires no `ended`
+                tracks.splice(tracks.indexOf(track) >>> 0, 1);
+              },
+            };
+            tracks.push(track);
+            return { getTracks: () => [track] };
           },
     MediaRecorder: options.mediaRecorder === false ? undefined : Recorder,
     AudioContext: options.audioContext === false ? undefined : Context,

@@ -6,7 +6,13 @@
 
 /** The part of `MediaStream` the recorder touches: its tracks, to release the microphone. */
 export interface MediaStreamLike {
-  getTracks(): { stop(): void }[];
+  getTracks(): MediaTrackLike[];
+}
+
+/** A microphone track: stopped to release it; `onended` when the device goes (unplugged, permission revoked). */
+export interface MediaTrackLike {
+  stop(): void;
+  onended?: ((event: unknown) => void) | null;
 }
 
 export type MediaRecorderState = 'inactive' | 'recording' | 'paused';

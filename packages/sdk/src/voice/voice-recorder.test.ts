@@ -221,6 +221,25 @@ describe('VoiceRecorder', () => {
     expect(states()).toEqual(['stopped:starting', 'recording', 'error']);
   });
 
+  it('the microphone going away is an error: the track ends, or the browser stops the recorder', async () => {
+    const { fake, recorder, notices } = setup();
+    await recorder.start();
+    fake.endTracks();
+    expect(recorder.getSnapshot()).toMatchObject({
+      state: 'error',
+      error: VOICE_NOTICE_TEXTS.recordingError,
+    });
+    expect(fake.streams[0]!.stopped).toBe(true);
+
+    await recorder.start();
+    const mediaRecorder = fake.recorders[1]!;
+    mediaRecorder.state = 'inactive'; // the browser stopped it by itself
+    mediaRecorder.onstop?.();
+    expect(recorder.getSnapshot().state).toBe('error');
+    expect(notices()).toEqual([VOICE_NOTICE_TEXTS.recordingError, VOICE_NOTICE_TEXTS.recordingError]);
+    expect(fake.streams[1]!.stopped).toBe(true);
+  });
+
   it('an error while stopping resolves the stop with nothing', async () => {
     const { fake, recorder } = setup();
     await recorder.start();

@@ -192,6 +192,12 @@ export class VoiceRecorder implements Store<VoiceRecorderSnapshot> {
       activeMs: 0,
     };
     this.session = session;
+    // The microphone going away (unplugged, permission revoked) ends the recording as an error.
+    for (const track of stream.getTracks()) {
+      track.onended = () => {
+        if (this.session === session) this.fail(VOICE_NOTICE_TEXTS.recordingError);
+      };
+    }
     try {
       this.listen(session, media);
       if (format.extension !== 'wav') this.startRecorder(session, media);
@@ -242,20 +248,16 @@ export class VoiceRecorder implements Store<VoiceRecorderSnapshot> {
     if (!s || (state !== 'recording' && state !== 'paused')) return Promise.resolve(undefined);
     this.closeSegment(s);
     this.store.patch({ pending: 'stopping', seconds: Math.floor(s.activeMs / 1000) });
-    const generation = this.generation;
     const stopping = new Promise<VoiceRecording | undefined>((resolve) => {
       s.finish = resolve;
     });
     this.stopping = stopping;
     const recorder = s.recorder;
-    if (!recorder) {
-      this.finish(s);
+    if (!recorder || recorder.state === 'inactive') {
+      this.finish(s); // WAV: the PCM is here already
     } else {
-      recorder.onstop = () => {
-        if (generation === this.generation) this.finish(s);
-      };
       try {
-        recorder.stop();
+        recorder.stop(); // its last data, then `onstop` -> finish
       } catch {
         this.fail(VOICE_NOTICE_TEXTS.recordingError);
       }
@@ -326,6 +328,12 @@ export class VoiceRecorder implements Store<VoiceRecorderSnapshot> {
     };
     recorder.onerror = () => {
       if (this.session === session) this.fail(VOICE_NOTICE_TEXTS.recordingError);
+    };
+    // The browser stops a recorder by itself when its tracks end: unless we asked, that is a failure.
+    recorder.onstop = () => {
+      if (this.session !== session) return;
+      if (this.stopping) this.finish(session);
+      else this.fail(VOICE_NOTICE_TEXTS.recordingError);
     };
     recorder.start();
   }
@@ -422,6 +430,7 @@ export class VoiceRecorder implements Store<VoiceRecorderSnapshot> {
       }
     }
     void s.context?.close().catch(() => undefined);
+    for (const track of s.stream.getTracks()) track.onended = null;
     stopTracks(s.stream);
     s.finish?.(undefined);
   }

@@ -162,7 +162,10 @@ describe('voice recorder in real Chromium (fake microphone)', () => {
     expect(recording.head).toEqual([0x1a, 0x45, 0xdf, 0xa3]); // EBML: a real WebM file
     expect(recording.size).toBeGreaterThan(1_000);
     expect(recording.send).toBe(true);
-    expect(Math.abs(recording.duration - expected)).toBeLessThan(0.4);
+    // The test sees each state a little after it happened and presses stop a little before it does, so the
+    // recording may run slightly longer than measured here; the 1.5 s pause is left out either way.
+    expect(recording.duration).toBeGreaterThan(expected - 0.3);
+    expect(recording.duration).toBeLessThan(expected + 0.75);
     expect(recording.duration).toBeGreaterThan(2.5);
     expect(recording.waveform_data).toHaveLength(100);
     expect(recording.waveform_data.every((n) => n >= 0 && n <= 1)).toBe(true);
@@ -223,7 +226,8 @@ describe('voice recorder in real Chromium (fake microphone)', () => {
       process.stdout.write(`[e2e] voice ${mime}: ${recording.duration}s, ${recording.size} bytes\n`);
       expect(recording.mime_type).toBe(mime);
       expect(recording.type).toBe(mime);
-      expect(Math.abs(recording.duration - (stoppedAt - startedAt) / 1000)).toBeLessThan(0.4);
+      expect(recording.duration).toBeGreaterThan((stoppedAt - startedAt) / 1000 - 0.3);
+      expect(recording.duration).toBeLessThan((stoppedAt - startedAt) / 1000 + 0.75);
       expect(recording.waveform_data.some((n) => n > 0.05)).toBe(true);
       if (mime === 'audio/wav') {
         expect(recording.name).toMatch(/\.wav$/);

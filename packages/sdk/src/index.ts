@@ -103,9 +103,8 @@ export {
   type ReactionQuery,
 } from './messages/reactions-query.js';
 export { ChannelMessageActions } from './channels/channel-message-actions.js';
+export { canRecordVoice, chooseVoiceFormat, type VoiceFormat } from './voice/voice-format.js';
 export {
-  canRecordVoice,
-  chooseVoiceFormat,
   VoiceRecorder,
   VOICE_NOTICE_TEXTS,
   VOICE_RECORDER_DEFAULTS,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { browserMediaEnvironment } from './media-environment.js';
-import { canRecordVoice } from './voice-recorder.js';
+import { canRecordVoice } from './voice-format.js';
 
 describe('browserMediaEnvironment', () => {
   afterEach(() => {

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Notifications } from '../notifications/notifications.js';
 import { fakeMediaEnvironment, type FakeMediaOptions } from '../testing/fake-media.js';
+import { canRecordVoice } from './voice-format.js';
 import {
-  canRecordVoice,
   VOICE_NOTICE_TEXTS,
   VoiceRecorder,
   type RecordingState,

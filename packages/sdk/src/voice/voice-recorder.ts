@@ -9,7 +9,7 @@ import {
   type MediaRecorderLike,
   type MediaStreamLike,
 } from './media-environment.js';
-import { concatPcm, encodeWav, resamplePcm } from './wav.js';
+import { chooseVoiceFormat, voiceFile, wavOf, type VoiceFormat } from './voice-format.js';
 import { amplitudeOf, barsChanged, liveBars, resampleWaveform } from './waveform.js';
 
 const C = ATTACHMENT_CONSTANTS;
@@ -65,32 +65,6 @@ export interface VoiceRecorderOptions {
   notify?: (notice: NoticeInput) => void;
 }
 
-type Format = { mimeType: string; recorderType?: string; extension: string };
-
-/** webm when the recorder can, else mp4 with AAC, else the WAV fallback (chat-spec §9). */
-export function chooseVoiceFormat(media: MediaEnvironment): Format | undefined {
-  const Recorder = media.MediaRecorder;
-  if (!Recorder) return undefined;
-  const supported = (type: string) => {
-    try {
-      return Recorder.isTypeSupported(type);
-    } catch {
-      return false;
-    }
-  };
-  if (supported('audio/webm'))
-    return { mimeType: 'audio/webm', recorderType: 'audio/webm', extension: 'webm' };
-  for (const type of ['audio/mp4;codecs=mp4a.40.2', 'audio/mp4']) {
-    if (supported(type)) return { mimeType: 'audio/mp4', recorderType: type, extension: 'mp4' };
-  }
-  return media.AudioContext ? { mimeType: 'audio/wav', extension: 'wav' } : undefined;
-}
-
-/** Whether this environment can record at all (the record button hides otherwise). */
-export function canRecordVoice(media: MediaEnvironment = browserMediaEnvironment()): boolean {
-  return Boolean(media.getUserMedia && chooseVoiceFormat(media));
-}
-
 const isPermissionError = (error: unknown) => {
   const name = (error as { name?: unknown } | null)?.name;
   return name === 'NotAllowedError' || name === 'PermissionDeniedError' || name === 'SecurityError';
@@ -98,7 +72,7 @@ const isPermissionError = (error: unknown) => {
 
 interface Session {
   stream: MediaStreamLike;
-  format: Format;
+  format: VoiceFormat;
   recorder?: MediaRecorderLike;
   chunks: Blob[];
   context?: AudioContextLike;
@@ -370,22 +344,15 @@ export class VoiceRecorder implements Store<VoiceRecorderSnapshot> {
 
   private finish(session: Session): void {
     const { format } = session;
-    let blob: Blob;
-    if (format.extension === 'wav') {
-      const rate = session.context?.sampleRate ?? C.wavSampleRate;
-      blob = new Blob([encodeWav(resamplePcm(concatPcm(session.pcm), rate, C.wavSampleRate))], {
-        type: format.mimeType,
-      });
-    } else {
-      blob = new Blob(session.chunks, { type: format.mimeType });
-    }
-    const name = `voice-recording-${new Date().toISOString().replace(/[:.]/g, '-')}.${format.extension}`;
-    const file = typeof File === 'function' ? new File([blob], name, { type: format.mimeType }) : blob;
+    const { file, name } =
+      format.extension === 'wav'
+        ? voiceFile(format, [wavOf(session.pcm, session.context?.sampleRate ?? C.wavSampleRate)])
+        : voiceFile(format, session.chunks);
     const recording: VoiceRecording = {
       file,
       name,
       mime_type: format.mimeType,
-      file_size: blob.size,
+      file_size: file.size,
       duration: Math.round(session.activeMs) / 1000,
       waveform_data: resampleWaveform(session.amplitudes, C.voiceSampleCount),
     };

@@ -108,6 +108,7 @@ export {
   VoiceRecorder,
   VOICE_NOTICE_TEXTS,
   VOICE_RECORDER_DEFAULTS,
+  VOICE_BITS_PER_SECOND,
   type RecordingState,
   type VoiceRecorderOptions,
   type VoiceRecorderSnapshot,

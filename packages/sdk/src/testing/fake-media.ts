@@ -48,6 +48,8 @@ export class FakeMediaRecorder implements MediaRecorderLike {
   onstop: (() => void) | null = null;
   onerror: ((event: unknown) => void) | null = null;
   readonly calls: string[] = [];
+  /** The bit rate the recorder was asked for. */
+  audioBitsPerSecond?: number;
 
   constructor(
     readonly stream: MediaStreamLike,
@@ -154,8 +156,9 @@ export function fakeMediaEnvironment(options: FakeMediaOptions = {}): FakeMedia 
   };
   const tracks: MediaTrackLike[] = [];
   class Recorder extends FakeMediaRecorder {
-    constructor(stream: MediaStreamLike, init?: { mimeType?: string }) {
+    constructor(stream: MediaStreamLike, init?: { mimeType?: string; audioBitsPerSecond?: number }) {
       super(stream, init?.mimeType ?? 'audio/webm');
+      this.audioBitsPerSecond = init?.audioBitsPerSecond;
       fake.recorders.push(this);
     }
     static isTypeSupported(type: string): boolean {

@@ -31,7 +31,10 @@ export interface MediaRecorderLike {
 }
 
 export interface MediaRecorderConstructorLike {
-  new (stream: MediaStreamLike, options?: { mimeType?: string }): MediaRecorderLike;
+  new (
+    stream: MediaStreamLike,
+    options?: { mimeType?: string; audioBitsPerSecond?: number },
+  ): MediaRecorderLike;
   isTypeSupported(mimeType: string): boolean;
 }
 

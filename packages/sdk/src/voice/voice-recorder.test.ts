@@ -38,6 +38,7 @@ describe('VoiceRecorder', () => {
     expect(recorder.getSnapshot()).toMatchObject({ state: 'recording', mimeType: 'audio/webm', seconds: 0 });
     const mediaRecorder = fake.recorders[0]!;
     expect(mediaRecorder.mimeType).toBe('audio/webm');
+    expect(mediaRecorder.audioBitsPerSecond).toBe(32_000);
     expect(fake.contexts[0]!.analyserSettings).toMatchObject({
       fftSize: 32,
       minDecibels: -100,

@@ -23,4 +23,10 @@ export interface ChatContext extends Platform {
   /** Channel fields only the server may set (`team` always; the product adds its own custom fields). */
   protectedChannelFields: Set<string>;
   rateLimits: RateLimits;
+  /**
+   * Set while chat's actions run inside a caller's transaction (server-tx `chatWithin`): work a write leaves for
+   * after its commit (`Outbox.afterCommit`) is handed here, to run after the caller's commit. Unset: it runs as soon
+   * as the write committed.
+   */
+  afterCommit?: (task: () => Promise<void>) => void;
 }

@@ -123,3 +123,23 @@ export {
   type ReactionQuery,
 } from './messages/reactions-query.js';
 export { ChannelMessageActions } from './channels/channel-message-actions.js';
+export { canRecordVoice, chooseVoiceFormat, type VoiceFormat } from './voice/voice-format.js';
+export {
+  VoiceRecorder,
+  VOICE_NOTICE_TEXTS,
+  VOICE_RECORDER_DEFAULTS,
+  VOICE_BITS_PER_SECOND,
+  type RecordingState,
+  type VoiceRecorderOptions,
+  type VoiceRecorderSnapshot,
+  type VoiceRecording,
+} from './voice/voice-recorder.js';
+export { browserMediaEnvironment, type MediaEnvironment } from './voice/media-environment.js';
+export {
+  amplitudeOf,
+  barsChanged,
+  formatVoiceDuration,
+  liveBars,
+  resampleWaveform,
+} from './voice/waveform.js';
+export { encodeWav, resamplePcm } from './voice/wav.js';

@@ -5,6 +5,7 @@ import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { channelTitle } from '../channelInfo';
+import { recordingSender } from '../composer/sendRecording';
 import { Composer } from '../composer/Composer';
 import { useFileDrop } from '../composer/useFileDrop';
 import { ChannelHeader } from '../header/ChannelHeader';
@@ -189,6 +190,10 @@ export const ChannelPanel = memo(function ChannelPanel({
               mode="main"
               inputRef={input}
               autoFocus={!onClose && wideScreen()}
+              voice={{
+                canUpload: capabilities?.includes('upload-file') ?? false,
+                onRecorded: recordingSender(channel.composer),
+              }}
             />
           ) : null}
         </div>

@@ -8,6 +8,9 @@ import { AttachButton, pasteFiles } from './AttachButton';
 import { AttachmentPreviews } from './AttachmentPreviews';
 import { SuggestionList } from './SuggestionList';
 import { useFileDrop } from './useFileDrop';
+import { useVoiceRecorder } from './useVoiceRecorder';
+import { VoiceRecordButton } from './VoiceRecordButton';
+import { VoiceRecorder, type ComposerVoiceOptions } from './VoiceRecorder';
 
 const EmojiPicker = lazy(() => import('./EmojiPicker'));
 
@@ -17,6 +20,8 @@ interface ComposerProps {
   inputRef: RefObject<HTMLTextAreaElement | null>;
   /** Put the cursor here when mounted (wide screens). */
   autoFocus?: boolean;
+  /** Voice messages (record button and recorder); none when absent. */
+  voice?: ComposerVoiceOptions;
 }
 
 /**
@@ -25,8 +30,9 @@ interface ComposerProps {
  * (loaded on first use); the send button disabled by the SDK's block reason; the slow-mode countdown; and the
  * "You can't send …" text instead of the input when the capability is missing.
  */
-export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps) {
+export function Composer({ composer, mode, inputRef, autoFocus, voice }: ComposerProps) {
   const state = useStore(composer.state);
+  const recorder = useVoiceRecorder(voice, composer);
   const [active, setActive] = useState(0);
   const [emoji, setEmoji] = useState(false);
   const inputId = useId();
@@ -153,7 +159,14 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
         />
       ) : null}
       <AttachmentPreviews attachments={composer.attachments} />
-      <div className="composer-row">
+      {voice && recorder.open ? (
+        <VoiceRecorder
+          recorder={recorder.recorder}
+          voice={voice}
+          onClose={() => requestAnimationFrame(() => inputRef.current?.focus())}
+        />
+      ) : null}
+      <div className="composer-row" hidden={recorder.open}>
         <AttachButton attachments={composer.attachments} />
         <label htmlFor={inputId} className="visually-hidden">
           {mode === 'main' ? t('chat.composer.label') : t('chat.composer.replyLabel')}
@@ -186,6 +199,7 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
           >
             <SmileIcon />
           </button>
+          {voice && !state.editing ? <VoiceRecordButton recorder={recorder.recorder} voice={voice} /> : null}
           {emoji ? (
             <Suspense fallback={<div className="popover emoji-popover muted">{t('app.loading')}</div>}>
               <EmojiPicker onPick={insertEmoji} onClose={() => setEmoji(false)} />

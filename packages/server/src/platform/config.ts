@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { readHttpOutConfig, type HttpOutConfig } from './http-out/config.js';
 
 /** Validated runtime configuration, read once from the environment. */
 export interface Config {
@@ -32,6 +33,8 @@ export interface Config {
   chatRateLimits: 'off' | Record<string, { points: number; duration: number }>;
   /** Connections in the PostgreSQL pool (`DATABASE_POOL_MAX`, default 10). */
   databasePoolMax: number;
+  /** The outbound client's allow-list and fixed host answers (`HTTP_OUT_ALLOW`, `HTTP_OUT_RESOLVE`). */
+  httpOut: HttpOutConfig;
   oauth: Record<
     'google' | 'microsoft' | 'apple',
     { clientId: string; clientSecret: string; issuer?: string } | undefined
@@ -209,6 +212,9 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: readTrustProxy(env),
     chatRateLimits: readRateLimits(env),
     databasePoolMax: readPoolMax(env),
+    httpOut: readHttpOutConfig(env, (name, why) => {
+      throw new ConfigError(name, why);
+    }),
     oauth: {
       google: readOAuth(env, 'GOOGLE'),
       microsoft: readOAuth(env, 'MICROSOFT'),

@@ -19,7 +19,9 @@ let site: http.Server;
 let siteUrl = '';
 
 function listen(server: http.Server, host: string): Promise<number> {
-  return new Promise((resolve) => server.listen(0, host, () => resolve((server.address() as net.AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, host, () => resolve((server.address() as net.AddressInfo).port)),
+  );
 }
 
 beforeAll(async () => {
@@ -117,13 +119,16 @@ describe('http-out refuses internal destinations (SSRF list)', () => {
     expect(internalConnections - before).toBe(0);
   });
 
-  it.each(INTERNAL_HOSTS)('refuses a redirect from an allowed site to http://%s, 0 connections', async (host) => {
-    const before = internalConnections;
-    const target = encodeURIComponent(`http://${host}:${internalPort}/`);
-    const err = await refusal(out, `${siteUrl}/redirect?to=${target}`);
-    expect(err.reason).toBe('refused');
-    expect(internalConnections - before).toBe(0);
-  });
+  it.each(INTERNAL_HOSTS)(
+    'refuses a redirect from an allowed site to http://%s, 0 connections',
+    async (host) => {
+      const before = internalConnections;
+      const target = encodeURIComponent(`http://${host}:${internalPort}/`);
+      const err = await refusal(out, `${siteUrl}/redirect?to=${target}`);
+      expect(err.reason).toBe('refused');
+      expect(internalConnections - before).toBe(0);
+    },
+  );
 
   it('refuses a chain of redirects longer than 3', async () => {
     let url = `${siteUrl}/`;
@@ -132,7 +137,12 @@ describe('http-out refuses internal destinations (SSRF list)', () => {
   });
 
   it('refuses other schemes and credentials', async () => {
-    for (const url of ['file:///etc/passwd', 'gopher://127.0.0.2/', 'ftp://example.com/', 'data:text/html,x']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'gopher://127.0.0.2/',
+      'ftp://example.com/',
+      'data:text/html,x',
+    ]) {
       expect((await refusal(out, url)).reason, url).toBe('invalid-url');
     }
     expect((await refusal(out, `http://user:pw@example.com/`)).reason).toBe('invalid-url');

@@ -10,6 +10,7 @@ import {
   PermissionRule,
 } from './admin.js';
 import { ADMIN_ENDPOINTS } from './api-admin.js';
+import { OgQuery, OgResponse } from './attachments.js';
 import * as R from './api-requests.js';
 import { WireEvent } from './events.js';
 import {
@@ -117,6 +118,15 @@ export const CHAT_ENDPOINTS: readonly ChatEndpoint[] = [
     query: R.RateLimitsQuery,
     response: z.object({ web: z.record(z.string(), Limit), server_side: z.record(z.string(), Limit) }),
   }),
+  ep(
+    'GET',
+    '/chat/og',
+    'Link preview of a page (enrichURL): an attachment with og_scrape_url; code 4 if none.',
+    {
+      query: OgQuery,
+      response: OgResponse,
+    },
+  ),
 
   ep('POST', '/chat/channels', 'Query channels (filters, sort, limit 25, offset, state, watch, presence).', {
     body: QueryChannelsRequest,

@@ -3,6 +3,8 @@ import type { Realtime } from './realtime/fanout.js';
 import type { RateLimits } from './limits/rate-limits.js';
 import type { Queryable } from '../platform/db.js';
 import type { MessageNewHook, MessageRemovedHook } from './server-api.js';
+import type { LinkPreviews } from './link-previews/previews.js';
+import type { UrlEnrichment } from './actions/url-enrichment.js';
 
 /** Who performs an action: a user holding a chat token, or the server itself (full rights). */
 export type Actor =
@@ -23,4 +25,8 @@ export interface ChatContext extends Platform {
   /** Channel fields only the server may set (`team` always; the product adds its own custom fields). */
   protectedChannelFields: Set<string>;
   rateLimits: RateLimits;
+  /** Link previews (`GET /chat/og`, enrichment), fetched through platform/http-out. */
+  linkPreviews: LinkPreviews;
+  /** This node's runner of the link-preview enrichment queue. */
+  urlEnrichment: UrlEnrichment;
 }

@@ -25,6 +25,8 @@ export const DEFAULT_LIMITS: Record<string, Limit> = {
   Sync: { points: 120, duration: 60 },
   CreateGuest: { points: 30, duration: 60 },
   UnreadBatch: { points: 60, duration: 60 },
+  // Each preview may fetch a page from the outside world (cached); the composer asks at most once per 1.5 s.
+  EnrichURL: { points: 60, duration: 60 },
 };
 
 /** Endpoint names of the routes that have their own limits. */
@@ -36,6 +38,7 @@ const ENDPOINTS: Record<string, string> = {
   'POST /chat/sync': 'Sync',
   'POST /chat/guest': 'CreateGuest',
   'POST /chat/unread_batch': 'UnreadBatch',
+  'GET /chat/og': 'EnrichURL',
 };
 
 export function endpointOf(method: string, routeUrl: string): string {

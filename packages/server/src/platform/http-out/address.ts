@@ -42,7 +42,8 @@ function embeddedIPv4(ip: ipaddr.IPv6, range: string): ipaddr.IPv4 | undefined {
   const p = ip.parts;
   const four = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
   if (range === 'ipv4Mapped') return ip.toIPv4Address();
-  if (range === 'rfc6052' && p[0] === 0x64 && p[1] === 0xff9b && p[2] === 0) return four(p[6] ?? 0, p[7] ?? 0);
+  if (range === 'rfc6052' && p[0] === 0x64 && p[1] === 0xff9b && p[2] === 0)
+    return four(p[6] ?? 0, p[7] ?? 0);
   if (range === '6to4') return four(p[1] ?? 0, p[2] ?? 0);
   return undefined;
 }
@@ -72,7 +73,8 @@ export function addressAllowed(allow: readonly AllowEntry[], address: string): b
   const text = address.replace(/^\[|\]$/g, '');
   if (!ipaddr.isValid(text)) return false;
   let ip = ipaddr.parse(text);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress())
+    ip = (ip as ipaddr.IPv6).toIPv4Address();
   return allow.some((e) => 'range' in e && e.range[0].kind() === ip.kind() && ip.match(e.range));
 }
 

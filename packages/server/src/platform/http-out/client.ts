@@ -1,20 +1,20 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
-import { addressAllowed, hostAllowed, parseAllowList, refusedAddressReason, type AllowEntry } from './address.js';
+import {
+  addressAllowed,
+  hostAllowed,
+  parseAllowList,
+  refusedAddressReason,
+  type AllowEntry,
+} from './address.js';
 
 /** Resolves a host name to its addresses (default: the system resolver, every address). */
 export type Resolver = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
 /** Why an outbound request failed. `refused` and `invalid-url` never touched the network. */
 export type HttpOutFailure =
-  | 'invalid-url'
-  | 'refused'
-  | 'unreachable'
-  | 'timeout'
-  | 'too-many-redirects'
-  | 'content-type'
-  | 'too-large';
+  'invalid-url' | 'refused' | 'unreachable' | 'timeout' | 'too-many-redirects' | 'content-type' | 'too-large';
 
 /**
  * A failed outbound request. `message` is safe to show a caller (no resolved address, no internal detail); `detail`
@@ -148,7 +148,8 @@ export class HttpOut {
     answer.then(
       (all) => {
         const wanted = options.family ? all.filter((a) => a.family === options.family) : all;
-        if (wanted.length === 0) return callback(new HttpOutError('unreachable', 'the link cannot be reached'), '');
+        if (wanted.length === 0)
+          return callback(new HttpOutError('unreachable', 'the link cannot be reached'), '');
         for (const a of wanted) {
           const problem = this.addressProblem(a.address, hostname);
           if (problem) return callback(refused(`${hostname} -> ${problem}`), '');
@@ -157,7 +158,11 @@ export class HttpOut {
         const first = wanted[0]!;
         callback(null, first.address, first.family);
       },
-      () => callback(new HttpOutError('unreachable', 'the link cannot be reached', `no address for ${hostname}`), ''),
+      () =>
+        callback(
+          new HttpOutError('unreachable', 'the link cannot be reached', `no address for ${hostname}`),
+          '',
+        ),
     );
   };
 
@@ -172,7 +177,8 @@ export class HttpOut {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new HttpOutError('invalid-url', 'only http and https links are fetched');
     }
-    if (url.username || url.password) throw new HttpOutError('invalid-url', 'links with credentials are not fetched');
+    if (url.username || url.password)
+      throw new HttpOutError('invalid-url', 'links with credentials are not fetched');
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
     if (!this.opts.anyPort && !DEFAULT_PORTS.has(port) && !this.destinationAllowed(host)) {
@@ -287,5 +293,9 @@ function asHttpOutError(err: unknown, signal: AbortSignal): HttpOutError {
   if (typeof name === 'string' && /TIMEOUT/i.test(name)) {
     return new HttpOutError('timeout', 'the link took too long to answer');
   }
-  return new HttpOutError('unreachable', 'the link cannot be reached', err instanceof Error ? err.message : String(err));
+  return new HttpOutError(
+    'unreachable',
+    'the link cannot be reached',
+    err instanceof Error ? err.message : String(err),
+  );
 }

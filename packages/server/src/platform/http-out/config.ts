@@ -21,10 +21,16 @@ export function readHttpOutConfig(
   try {
     parseAllowList(allow);
   } catch (err) {
-    fail('HTTP_OUT_ALLOW', `must be host names, addresses or CIDRs separated by commas: ${(err as Error).message}`);
+    fail(
+      'HTTP_OUT_ALLOW',
+      `must be host names, addresses or CIDRs separated by commas: ${(err as Error).message}`,
+    );
   }
   const hosts: Record<string, string> = {};
-  for (const pair of (env.HTTP_OUT_RESOLVE ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const pair of (env.HTTP_OUT_RESOLVE ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name, address] = pair.split('=').map((s) => s.trim());
     if (!name || !address || !net.isIP(address)) fail('HTTP_OUT_RESOLVE', `"${pair}" is not name=address`);
     hosts[name.toLowerCase()] = address;

@@ -7,6 +7,9 @@ import { StateStore, type Store } from '../stores/store.js';
 import { Debounce } from '../timing/debounce.js';
 import { toChatApiError } from '../transport/errors.js';
 import { cooldownRemaining, Countdown } from './cooldown.js';
+import { LinkPreviewManager } from './link-preview-manager.js';
+import type { SendOptions } from '../messages/local-echo.js';
+import type { OgResponse } from '@caseroom/protocol';
 import {
   activeTrigger,
   MEMBERS_FULLY_LOADED_BELOW,
@@ -42,7 +45,15 @@ export interface ComposerSnapshot {
 export interface ComposerTarget {
   /** Undefined in the main list; the parent message id in a thread. */
   parentId?: string;
-  send(draft: { text: string; mentioned_users: string[]; quoted_message_id?: string }): Promise<LocalMessage>;
+  send(
+    draft: {
+      text: string;
+      mentioned_users: string[];
+      quoted_message_id?: string;
+      attachments?: OgResponse[];
+    },
+    options?: SendOptions,
+  ): Promise<LocalMessage>;
 }
 
 /**
@@ -59,14 +70,22 @@ export class MessageComposer {
   private beforeEdit: Pick<ComposerSnapshot, 'text' | 'mentionedUsers' | 'quoted'> | undefined;
   private searchSeq = 0;
   private readonly unsubscribe: () => void;
+  /** Link previews of the text (chat-spec §4): `linkPreviews.state`, `dismiss(url)`. */
+  readonly linkPreviews: LinkPreviewManager;
 
   constructor(
     private readonly ctx: ClientContext,
     private readonly channel: ChatChannel,
     private readonly target: ComposerTarget = {
-      send: (draft) => channel.sendMessage(draft),
+      send: (draft, options) => channel.sendMessage(draft, options),
     },
   ) {
+    this.linkPreviews = new LinkPreviewManager({
+      enrich: (url) => ctx.api.get<OgResponse>('/og', { query: { url } }),
+      enabled: () =>
+        channel.state.getSnapshot().channel?.config.url_enrichment === true &&
+        this.capabilities().includes('send-links'),
+    });
     this.store = new StateStore<ComposerSnapshot>({ text: '', mentionedUsers: [], cooldownRemaining: 0 });
     this.countdown = new Countdown((remaining) => this.refresh({ cooldownRemaining: remaining }));
     this.search = new Debounce(
@@ -99,6 +118,7 @@ export class MessageComposer {
     const state = this.store.getSnapshot();
     this.refresh({ text: next, mentionedUsers: keepMentions(next, state.mentionedUsers) });
     if (next.trim() !== '' && !state.editing) this.channel.keystroke(this.target.parentId);
+    if (!state.editing) this.linkPreviews.setText(next);
     this.updateSuggestions(next, Math.min(cursor, next.length));
   }
 
@@ -177,11 +197,17 @@ export class MessageComposer {
       return edited;
     }
     this.refresh({ text: '', mentionedUsers: [], quoted: undefined, suggestions: undefined });
-    const sent = await this.target.send({
-      text,
-      mentioned_users: mentioned,
-      ...(state.quoted ? { quoted_message_id: state.quoted.id } : {}),
-    });
+    const { attachments: previews, ...sendOptions } = this.linkPreviews.forSend();
+    this.linkPreviews.clear();
+    const sent = await this.target.send(
+      {
+        text,
+        mentioned_users: mentioned,
+        ...(state.quoted ? { quoted_message_id: state.quoted.id } : {}),
+        ...(previews.length ? { attachments: previews } : {}),
+      },
+      sendOptions,
+    );
     if (sent.status === 'failed' && sent.error?.code === ChatErrorCode.Cooldown)
       this.serverCooldown(sent.error.message);
     else this.restartCooldown(sent.status === 'received' ? sent.created_at : undefined);
@@ -192,6 +218,7 @@ export class MessageComposer {
   resetForSelect(): void {
     this.cancelEditing();
     this.search.cancel();
+    this.linkPreviews.clear();
     this.refresh({ quoted: undefined, suggestions: undefined });
   }
 
@@ -199,6 +226,7 @@ export class MessageComposer {
     this.unsubscribe();
     this.countdown.stop();
     this.search.cancel();
+    this.linkPreviews.dispose();
   }
 
   private matchesMode(message: LocalMessage): boolean {

@@ -4,6 +4,7 @@ import { CloseIcon, SendIcon, SmileIcon } from '../../ui/icons';
 import { QuotedMessage } from '../message/QuotedMessage';
 import type { ComposerHandle } from '../sdkTypes';
 import { useStore } from '../useStore';
+import { LinkPreviews } from './LinkPreview';
 import { SuggestionList } from './SuggestionList';
 
 const EmojiPicker = lazy(() => import('./EmojiPicker'));
@@ -146,6 +147,7 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
           }}
         />
       ) : null}
+      {state.editing ? null : <LinkPreviews composer={composer} />}
       <div className="composer-row">
         <label htmlFor={inputId} className="visually-hidden">
           {mode === 'main' ? t('chat.composer.label') : t('chat.composer.replyLabel')}

@@ -6,6 +6,7 @@ import { useMessageListContext } from '../list/MessageListContext';
 import type { ChatMessage } from '../sdkTypes';
 import { failureKind } from './messageActions';
 import { MessageMenu } from './MessageMenu';
+import { LinkCard, linkPreviewsOf } from './LinkCard';
 import { MessageText } from './MessageText';
 import { QuotedMessage } from './QuotedMessage';
 import { ReactionsBar } from './ReactionsBar';
@@ -82,6 +83,11 @@ export const MessageBubble = memo(function MessageBubble({ message, position, re
           ) : (
             <MessageText text={message.text} mentioned={message.mentioned_users} />
           )}
+          {deleted
+            ? null
+            : linkPreviewsOf(message.attachments).map((a) => (
+                <LinkCard key={a.og_scrape_url} attachment={a} />
+              ))}
           {edited ? <span className="message-edited">{t('chat.message.edited')}</span> : null}
           {message.pinned && !deleted ? (
             <span className="message-pinned">{t('chat.message.pinned')}</span>

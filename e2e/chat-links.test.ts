@@ -53,13 +53,12 @@ describe('links and link previews in real Chromium', () => {
   });
 
   it('shows the preview while writing, the card for both users, and opens the bare link in a new tab', async () => {
-    const [maria, chloe] = await Promise.all(
-      [0, 1].map(async () => {
-        const opened = await openUserPage(browser, server.url);
-        users.push(opened);
-        return opened;
-      }),
-    );
+    const user = async () => {
+      const opened = await openUserPage(browser, server.url);
+      users.push(opened);
+      return opened;
+    };
+    const [maria, chloe] = await Promise.all([user(), user()]);
     await Promise.all([signIn(maria.page, DEMO.maria.email), signIn(chloe.page, DEMO.chloe.email)]);
     await openChannel(maria.page, DEMO.chloe.name);
     await openChannel(chloe.page, DEMO.maria.name);

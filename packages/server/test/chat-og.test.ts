@@ -39,6 +39,7 @@ const PAGES: Record<string, { type?: string; body: string } | ((res: http.Server
   '/title': {
     body: `<html><head><title>Only a title</title><meta name="description" content="And a description"></head></html>`,
   },
+  '/control': { body: '<html><head><title>Bad\u0000 \u0007title\ud800 here</title></head></html>' },
   '/empty': { body: '<html><head></head><body>nothing to see</body></html>' },
   '/pdf': { type: 'application/pdf', body: '%PDF-1.4 not html' },
   '/slow': () => undefined,
@@ -136,6 +137,13 @@ describe('GET /chat/og', () => {
     const plain = await og(maria, `${siteBase}/title`);
     expect(plain.body).toMatchObject({ title: 'Only a title', text: 'And a description' });
     expect(plain.body.author_name).toBe('site.example.com');
+  });
+
+  it('keeps no character PostgreSQL cannot store from page text', async () => {
+    // NUL and the lone surrogate arrive as U+FFFD (HTML parsing, UTF-8); the bell is dropped.
+    expect((await og(maria, `${siteBase}/control`)).body).toMatchObject({
+      title: 'Bad\uFFFD title\uFFFD here',
+    });
   });
 
   it('follows up to 3 redirects and refuses a 4th', async () => {

@@ -19,16 +19,24 @@ export class PreviewError extends Error {
   }
 }
 
-/** Text from a page, as the chat stores it: no control characters (NUL breaks PostgreSQL), trimmed, bounded. */
+/** A control character (but tab, newline, return), DEL, or half of a surrogate pair: PostgreSQL refuses them. */
+function unstorable(char: string): boolean {
+  const code = char.codePointAt(0) ?? 0;
+  if (code === 0x09 || code === 0x0a || code === 0x0d) return false;
+  return code < 0x20 || code === 0x7f || (code >= 0xd800 && code <= 0xdfff);
+}
+
+/** Text from a page, as the chat stores it: nothing PostgreSQL refuses, whitespace folded, trimmed, bounded. */
 function clean(value: unknown, max: number): string | undefined {
   if (typeof value !== 'string') return undefined;
-  // eslint-disable-next-line no-control-regex
-  const text = value
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '')
+  const text = Array.from(value)
+    .filter((c) => !unstorable(c))
+    .join('')
     .replace(/\s+/g, ' ')
     .trim();
   if (!text) return undefined;
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
 }
 
 /** An absolute http(s) URL from a page's (maybe relative) one, or undefined. */

@@ -99,7 +99,7 @@ describe('Redis stopped', () => {
       expect(ready.status).toBe(503);
       expect(ready.body).toMatchObject({
         status: 'degraded',
-        checks: { database: 'ok', redis: 'down' },
+        checks: { database: 'ok', redis: 'down', storage: 'ok' },
         degraded: ['redis'],
       });
     }
@@ -116,7 +116,7 @@ describe('Redis stopped', () => {
     await bothReady();
     expect(await probe(a, '/readyz')).toEqual({
       status: 200,
-      body: { status: 'ok', checks: { database: 'ok', redis: 'ok' } },
+      body: { status: 'ok', checks: { database: 'ok', redis: 'ok', storage: 'ok' } },
     });
     expect((await send(a, mariaToken, 'back-a')).status).toBe(200);
     expect(await newMessage(noahOnB, 'back-a')).toMatchObject({ cid: 'messaging:outage' });

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEV_SECRETS, loadConfig } from './config.js';
 
@@ -101,6 +102,68 @@ describe('loadConfig', () => {
       // Outside production the same values are the defaults.
       expect(() => loadConfig({ [variable]: devValue })).not.toThrow();
     }
+  });
+
+  it('stores files on disk unless S3_BUCKET is set, and reads the S3 store with its defaults', () => {
+    expect(loadConfig({}).s3).toBeUndefined();
+    const keys = { S3_ACCESS_KEY_ID: 'AKIDEXAMPLE', S3_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI-secret' };
+    expect(loadConfig({ S3_BUCKET: 'caseroom-files', ...keys }).s3).toEqual({
+      bucket: 'caseroom-files',
+      endpoint: undefined,
+      region: 'us-east-1',
+      accessKeyId: 'AKIDEXAMPLE',
+      secretAccessKey: 'wJalrXUtnFEMI-secret',
+      forcePathStyle: false,
+      prefix: '',
+    });
+    const s3 = loadConfig({
+      S3_BUCKET: 'caseroom-files',
+      ...keys,
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_REGION: 'eu-central-1',
+      S3_FORCE_PATH_STYLE: '1',
+      S3_PREFIX: '/prod/caseroom/',
+    }).s3;
+    expect(s3).toMatchObject({
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'eu-central-1',
+      forcePathStyle: true,
+      prefix: 'prod/caseroom',
+    });
+    // The secret key never shows when the config is logged or printed.
+    expect(JSON.stringify(s3)).not.toContain('wJalrXUtnFEMI-secret');
+    expect(inspect(s3)).not.toContain('wJalrXUtnFEMI-secret');
+    expect(JSON.stringify(s3)).toContain('AKIDEXAMPLE');
+  });
+
+  it.each([
+    [{ S3_BUCKET: 'caseroom-files' }, 'S3_ACCESS_KEY_ID'],
+    [{ S3_BUCKET: 'caseroom-files', S3_ACCESS_KEY_ID: 'AKID' }, 'S3_SECRET_ACCESS_KEY'],
+    [{ S3_BUCKET: 'caseroom-files', S3_SECRET_ACCESS_KEY: 'secret' }, 'S3_ACCESS_KEY_ID'],
+    [{ S3_ENDPOINT: 'http://127.0.0.1:9000' }, 'S3_BUCKET'],
+    [{ S3_ACCESS_KEY_ID: 'AKID', S3_SECRET_ACCESS_KEY: 'secret' }, 'S3_BUCKET'],
+    [{ S3_BUCKET: 'Caseroom_Files', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 's' }, 'S3_BUCKET'],
+    [
+      { S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 's', S3_ENDPOINT: 'ftp://x' },
+      'S3_ENDPOINT',
+    ],
+    [
+      { S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 's', S3_PREFIX: 'a/../b' },
+      'S3_PREFIX',
+    ],
+    [
+      { S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 's', S3_FORCE_PATH_STYLE: 'y' },
+      'S3_FORCE_PATH_STYLE',
+    ],
+    [
+      { S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'a', S3_SECRET_ACCESS_KEY: 's', S3_REGION: 'EU West' },
+      'S3_REGION',
+    ],
+  ])('refuses a half-configured S3 store, naming the variable: %o', (env, variable) => {
+    const err = configErrorOf(env);
+    expect(err.variable).toBe(variable);
+    expect(err.message).toContain(variable);
+    expect(err.message).not.toContain('secret');
   });
 
   it('never seeds demo data in production, even on the embedded database', () => {

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { inspect } from 'node:util';
+import type { S3Settings } from './storage/s3.js';
 import { readHttpOutConfig, type HttpOutConfig } from './http-out/config.js';
 
 /** Validated runtime configuration, read once from the environment. */
@@ -33,6 +35,8 @@ export interface Config {
   chatRateLimits: 'off' | Record<string, { points: number; duration: number }>;
   /** Connections in the PostgreSQL pool (`DATABASE_POOL_MAX`, default 10). */
   databasePoolMax: number;
+  /** The S3-compatible store for files (`S3_*`); files go to disk under `DATA_DIR/files` when undefined. */
+  s3: S3Settings | undefined;
   /** The outbound client's allow-list and fixed host answers (`HTTP_OUT_ALLOW`, `HTTP_OUT_RESOLVE`). */
   httpOut: HttpOutConfig;
   oauth: Record<
@@ -132,6 +136,68 @@ function readPoolMax(env: Env): number {
 }
 
 /**
+ * `S3_BUCKET` switches file storage to S3; everything else about the store is then checked here, so a half-configured
+ * store stops the server at start instead of failing on the first upload. The keys are never part of a message.
+ */
+function readS3(env: Env): S3Settings | undefined {
+  const names = [
+    'S3_ENDPOINT',
+    'S3_REGION',
+    'S3_ACCESS_KEY_ID',
+    'S3_SECRET_ACCESS_KEY',
+    'S3_FORCE_PATH_STYLE',
+    'S3_PREFIX',
+  ] as const;
+  const bucket = env.S3_BUCKET ?? '';
+  if (bucket === '') {
+    const stray = names.find((name) => (env[name] ?? '') !== '');
+    if (stray)
+      throw new ConfigError(
+        'S3_BUCKET',
+        `is required when ${stray} is set (files go to S3 only with a bucket)`,
+      );
+    return undefined;
+  }
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new ConfigError(
+      'S3_BUCKET',
+      `must be an S3 bucket name (3 to 63 of a-z, 0-9, '.', '-'), got "${bucket}"`,
+    );
+  }
+  const accessKeyId = env.S3_ACCESS_KEY_ID ?? '';
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY ?? '';
+  if (accessKeyId === '') throw new ConfigError('S3_ACCESS_KEY_ID', 'is required when S3_BUCKET is set');
+  if (secretAccessKey === '')
+    throw new ConfigError('S3_SECRET_ACCESS_KEY', 'is required when S3_BUCKET is set');
+  const region = env.S3_REGION || 'us-east-1';
+  if (!/^[a-z0-9-]{1,64}$/.test(region)) {
+    throw new ConfigError('S3_REGION', `must be a region name such as us-east-1, got "${region}"`);
+  }
+  const prefix = (env.S3_PREFIX ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix !== '' && !/^[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*$/.test(prefix)) {
+    throw new ConfigError(
+      'S3_PREFIX',
+      `must be key parts of A-Z, a-z, 0-9, '_', '.', '-' separated by '/', got "${prefix}"`,
+    );
+  }
+  const settings: S3Settings = {
+    bucket,
+    endpoint: readUrl(env, 'S3_ENDPOINT', ['http:', 'https:']),
+    region,
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: readBool(env, 'S3_FORCE_PATH_STYLE', false),
+    prefix,
+  };
+  // Should the config ever reach a log line or a console, the secret shows as redacted (not enumerable: tests and
+  // spreads are unchanged).
+  const shown = (): S3Settings => ({ ...settings, secretAccessKey: '[redacted]' });
+  Object.defineProperty(settings, 'toJSON', { value: shown, enumerable: false });
+  Object.defineProperty(settings, inspect.custom, { value: shown, enumerable: false });
+  return settings;
+}
+
+/**
  * The development values of the chat API key and the two secrets. They are public (in this repository), so a
  * production server refuses them: anyone could sign chat tokens or sessions for any user with them.
  */
@@ -212,6 +278,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: readTrustProxy(env),
     chatRateLimits: readRateLimits(env),
     databasePoolMax: readPoolMax(env),
+    s3: readS3(env),
     httpOut: readHttpOutConfig(env, (name, why) => {
       throw new ConfigError(name, why);
     }),

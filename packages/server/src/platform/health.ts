@@ -26,8 +26,9 @@ async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T>
 
 /**
  * `GET /healthz` (liveness): 200 while the process runs and the database answers, whatever Redis does.
- * `GET /readyz` (readiness, for a load balancer): each dependency — the database, and Redis when `REDIS_URL` is set —
- * with 200 when all are fine, 503 naming the degraded ones otherwise, and 503 while starting or draining.
+ * `GET /readyz` (readiness, for a load balancer): each dependency — the database, Redis when `REDIS_URL` is set, and
+ * the file storage (disk or S3) — with 200 when all are fine, 503 naming the degraded ones otherwise, and 503 while
+ * starting or draining.
  */
 export function healthRoutes(http: FastifyInstance, platform: Platform): Health {
   let started = false;
@@ -56,6 +57,16 @@ export function healthRoutes(http: FastifyInstance, platform: Platform): Health 
     }
   };
 
+  const storage = async (): Promise<CheckState> => {
+    try {
+      await within(platform.storage.check(), HEALTH_CHECK_TIMEOUT_MS, 'the file storage');
+      return 'ok';
+    } catch (err) {
+      platform.log.warn({ err, storage: platform.storage.kind }, 'health check: file storage down');
+      return 'down';
+    }
+  };
+
   http.get('/healthz', async (_req, reply) => {
     if (!started) return reply.code(503).send({ status: 'starting' });
     if ((await database()) !== 'ok')
@@ -64,8 +75,16 @@ export function healthRoutes(http: FastifyInstance, platform: Platform): Health 
   });
 
   http.get('/readyz', async (_req, reply) => {
-    const [db, bus] = await Promise.all([database(), platform.bus.kind === 'redis' ? redis() : undefined]);
-    const checks: Record<string, CheckState> = { database: db, ...(bus ? { redis: bus } : {}) };
+    const [db, bus, files] = await Promise.all([
+      database(),
+      platform.bus.kind === 'redis' ? redis() : undefined,
+      storage(),
+    ]);
+    const checks: Record<string, CheckState> = {
+      database: db,
+      ...(bus ? { redis: bus } : {}),
+      storage: files,
+    };
     const degraded = Object.keys(checks).filter((k) => checks[k] !== 'ok');
     const status = !started ? 'starting' : draining ? 'draining' : degraded.length > 0 ? 'degraded' : 'ok';
     return reply

@@ -108,6 +108,15 @@ describe('links and link previews in real Chromium', () => {
     expect(chloe.page.url()).toBe(chatUrl);
     await popup.close();
 
+    // Phone width: the card fits the screen.
+    await chloe.page.setViewportSize({ width: 390, height: 844 });
+    const card = chloe.page.getByTestId('link-card').last();
+    await card.waitFor({ state: 'visible' });
+    await card.scrollIntoViewIfNeeded();
+    const box = await card.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    await screenshot(chloe.page, 'chat-links-phone');
+
     expect(pageProblems(maria)).toEqual([]);
     expect(pageProblems(chloe)).toEqual([]);
   });

@@ -218,7 +218,6 @@ export class MessageComposer {
   resetForSelect(): void {
     this.cancelEditing();
     this.search.cancel();
-    this.linkPreviews.clear();
     this.refresh({ quoted: undefined, suggestions: undefined });
   }
 

@@ -89,13 +89,9 @@ export async function scrapePreview(httpOut: HttpOut, url: string): Promise<OgRe
   const image = absolute(result.ogImage?.[0]?.url ?? result.twitterImage?.[0]?.url, base);
   if (!title && !text && !image) throw new PreviewError('the link has no preview', 'no title, text or image');
   const ogType = typeof result.ogType === 'string' ? result.ogType.toLowerCase() : '';
-  const type = ogType.startsWith('video')
-    ? 'video'
-    : ogType === 'article'
-      ? 'article'
-      : image
-        ? 'image'
-        : undefined;
+  // Never `image`: clients put image attachments in galleries and load them; a preview is a link card whatever it
+  // shows (chat-spec §2), recognised by `og_scrape_url`.
+  const type = ogType.startsWith('video') ? 'video' : ogType === 'article' ? 'article' : undefined;
   const site = clean(result.ogSiteName, MAX_TITLE) ?? new URL(base).hostname;
   const canonical = absolute(result.ogUrl, base) ?? base;
   return {

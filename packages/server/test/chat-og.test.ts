@@ -203,6 +203,10 @@ describe('GET /chat/og', () => {
     }
     const unknown = await og(maria, 'http://nowhere.example.com/');
     expect(unknown.body).toMatchObject({ code: 4, message: 'url: the link cannot be reached' });
+    // A name that resolves to an internal address answers as a name that does not resolve.
+    server.app.chat.linkPreviews.httpOut.mapHost('inside.example.com', '127.0.0.1');
+    const inside80 = await og(maria, 'http://inside.example.com/');
+    expect(inside80.body).toEqual(unknown.body);
     expect(internalConnections - before).toBe(0);
   });
 

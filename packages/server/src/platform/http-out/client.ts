@@ -152,7 +152,15 @@ export class HttpOut {
           return callback(new HttpOutError('unreachable', 'the link cannot be reached'), '');
         for (const a of wanted) {
           const problem = this.addressProblem(a.address, hostname);
-          if (problem) return callback(refused(`${hostname} -> ${problem}`), '');
+          // Said as for a name that does not resolve: the answer must not tell which internal names exist.
+          if (problem) {
+            const err = new HttpOutError(
+              'refused',
+              'the link cannot be reached',
+              `${hostname} -> ${problem}`,
+            );
+            return callback(err, '');
+          }
         }
         if (options.all) return callback(null, wanted);
         const first = wanted[0]!;

@@ -32,6 +32,10 @@ describe('links and link previews in real Chromium', () => {
     site = http.createServer((req, res) => {
       siteHits++;
       if (req.url === '/housing') res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE_HTML);
+      else if (req.url === '/forms')
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<html><head><title>Forms and deadlines</title></head></html>');
       else res.writeHead(404).end();
     });
     sitePort = await new Promise<number>((resolve) =>
@@ -92,6 +96,19 @@ describe('links and link previews in real Chromium', () => {
     }
     // Only the server fetched the page: once for the composer's preview, the send carried it (no second fetch).
     expect(siteHits).toBe(1);
+
+    // Sent before the composer's preview came: the server adds it (url_enrichment) by message.updated, live.
+    await composer(maria.page).fill(`And http://news.example.com:${sitePort}/forms too`);
+    await composer(maria.page).press('Enter');
+    for (const { page } of [maria, chloe]) {
+      await page
+        .getByRole('log', { name: 'Messages' })
+        .getByRole('listitem')
+        .filter({ hasText: 'too' })
+        .getByTestId('link-card')
+        .filter({ hasText: 'Forms and deadlines' })
+        .waitFor({ timeout: 10_000 });
+    }
 
     await screenshot(chloe.page, 'chat-links-card');
     expect(await seriousA11yViolations(chloe.page)).toEqual([]);

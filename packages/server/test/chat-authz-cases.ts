@@ -5,6 +5,8 @@ import type { ChatPosition } from '../src/chat/policy/matrix.js';
 import type { TestServer } from './helpers/server.js';
 import { buildChannel, callAs, messageBy, type ChatWorld } from './chat-authz-fixtures.js';
 import { openSocket } from './chat-support.js';
+import sharp from 'sharp';
+import { createTestUpload, type TestUpload } from './helpers/uploads.js';
 
 /** What one cell did: the status, and for calls about oneself whether the channel's data was in the answer. */
 export interface ChatOutcome {
@@ -130,6 +132,49 @@ const otherUser = (w: ChatWorld) => w.ids.outsider;
 const blockTarget = (w: ChatWorld, who: ChatPosition) =>
   who === 'outsider' ? w.ids.orgMember : w.ids.outsider;
 const uniq = () => crypto.randomUUID().slice(0, 8);
+
+/** The matrix's stored file: a photo (with its thumbnail) the member sent in the main channel, made once per world. */
+const files = new WeakMap<ChatWorld, Promise<TestUpload>>();
+function matrixFile(server: TestServer, world: ChatWorld): Promise<TestUpload> {
+  let file = files.get(world);
+  if (!file) {
+    file = (async () => {
+      const image = sharp({ create: { width: 8, height: 6, channels: 3, background: '#c33' } });
+      const upload = await createTestUpload(server, {
+        owner: world.ids.member,
+        bytes: await image.clone().png().toBuffer(),
+        thumb: await image.clone().webp().toBuffer(),
+        name: 'matrix photo.png',
+        mimeType: 'image/png',
+        width: 8,
+        height: 6,
+      });
+      await server.app.chat.server.sendMessage(world.main.cid, world.ids.member, {
+        text: 'a photo',
+        attachments: [{ type: 'image', image_url: upload.url, thumb_url: upload.thumbUrl }],
+      });
+      return upload;
+    })();
+    files.set(world, file);
+  }
+  return file;
+}
+
+/** A read of the matrix's stored file (bytes, not JSON: plain fetch, with the caller's token in the header). */
+const fileRead =
+  (which: 'original' | 'thumb'): ChatRunner =>
+  async (server, world, who) => {
+    const file = await matrixFile(server, world);
+    const url = new URL(which === 'thumb' ? file.thumbUrl : file.url, server.url);
+    url.searchParams.set('api_key', server.config.chatApiKey);
+    const headers: Record<string, string> =
+      who === 'anonymous'
+        ? { 'auth-type': 'anonymous' }
+        : { 'auth-type': 'jwt', authorization: world.tokens[who] };
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    return { status: res.status };
+  };
 
 /** Every chat endpoint, keyed as `CHAT_ENDPOINTS` names it (`METHOD /chat/path`). */
 export const CHAT_RUNNERS: Record<string, ChatRunner> = {
@@ -469,4 +514,6 @@ export const CHAT_RUNNERS: Record<string, ChatRunner> = {
       body: { event: { type: 'custom.ping' } },
     }),
   ),
+  'GET /chat/files/{id}/{name}': fileRead('original'),
+  'GET /chat/files/{id}/thumb': fileRead('thumb'),
 };

@@ -10,7 +10,7 @@ import {
   PermissionRule,
 } from './admin.js';
 import { ADMIN_ENDPOINTS } from './api-admin.js';
-import { OgQuery, OgResponse } from './attachments.js';
+import { FileQuery, OgQuery, OgResponse } from './attachments.js';
 import * as R from './api-requests.js';
 import { WireEvent } from './events.js';
 import {
@@ -327,6 +327,18 @@ export const CHAT_ENDPOINTS: readonly ChatEndpoint[] = [
     response: ChannelType,
   }),
   ep('DELETE', '/chat/channeltypes/{name}', 'Deletes an unused, non-built-in type.', { response: Empty }),
+  ep(
+    'GET',
+    '/chat/files/{id}/{name}',
+    'A stored file (the original; images resized with ?w=&h=, snapped to the server’s widths, never upscaled). Readable by its owner while unattached, then by whoever may read its message; 404 for everyone else. Token in Authorization or the authorization query parameter. Ranges, ETag, Cache-Control: private; bytes, not JSON.',
+    { query: FileQuery },
+  ),
+  ep(
+    'GET',
+    '/chat/files/{id}/thumb',
+    'The thumbnail of an image or the poster frame of a video (WebP), with the original’s access rule and headers; bytes, not JSON.',
+    { query: FileQuery },
+  ),
   ...ADMIN_ENDPOINTS,
 ];
 

@@ -137,6 +137,21 @@ export const UPLOAD_BLOCK_REASONS = [
 ] as const;
 export type UploadBlockReason = (typeof UPLOAD_BLOCK_REASONS)[number];
 
+/** A resize bound of `GET /chat/files/{id}/{name}` (pixels; from a query string). */
+const ResizeBound = z
+  .string()
+  .regex(/^\d{1,5}$/, 'a whole number of pixels')
+  .transform(Number)
+  .optional();
+
+/**
+ * The query of `GET /chat/files/{id}/{name}` and `/thumb`: `w` and `h` ask for an image resized to fit inside
+ * them (twice the CSS size, chat-spec §9; the server snaps to its own widths and never upscales). The chat token
+ * may ride as `authorization` (media elements cannot set headers), with `api_key`.
+ */
+export const FileQuery = z.looseObject({ w: ResizeBound, h: ResizeBound });
+export type FileQuery = z.infer<typeof FileQuery>;
+
 /**
  * The URL a link preview may be made for (chat-spec §5: a hostname of valid domain form): http or https, no
  * credentials, a host name of letter/digit/hyphen labels with an alphabetic (or punycode) top-level label — not an

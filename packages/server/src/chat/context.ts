@@ -25,6 +25,12 @@ export interface ChatContext extends Platform {
   /** Channel fields only the server may set (`team` always; the product adds its own custom fields). */
   protectedChannelFields: Set<string>;
   rateLimits: RateLimits;
+  /**
+   * Set while chat's actions run inside a caller's transaction (server-tx `chatWithin`): work a write leaves for
+   * after its commit (`Outbox.afterCommit`) is handed here, to run after the caller's commit. Unset: it runs as soon
+   * as the write committed.
+   */
+  afterCommit?: (task: () => Promise<void>) => void;
   /** Link previews (`GET /chat/og`, enrichment), fetched through platform/http-out. */
   linkPreviews: LinkPreviews;
   /** This node's runner of the link-preview enrichment queue. */

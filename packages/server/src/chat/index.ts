@@ -10,6 +10,7 @@ import { JobRunner } from './jobs.js';
 import { RevocationSync } from './realtime/revocations.js';
 import { pruneEvents } from './actions/sync.js';
 import { pruneTasks } from './actions/tasks.js';
+import { expireUploads } from './files/lifecycle.js';
 import { activityRoutes } from './routes/activity.js';
 import { channelRoutes } from './routes/channels.js';
 import { messageRoutes } from './routes/messages.js';
@@ -27,6 +28,7 @@ import { messageQueryRoutes } from './routes/message-queries.js';
 import { threadRoutes } from './routes/threads.js';
 import { batchRoutes } from './routes/batches.js';
 import { userAdminRoutes } from './routes/user-admin.js';
+import { fileRoutes } from './routes/files.js';
 import { createServerApi } from './server-client.js';
 import { HttpOut } from '../platform/http-out/index.js';
 import { LinkPreviews } from './link-previews/previews.js';
@@ -46,7 +48,7 @@ export interface ChatModule {
   realtime: Realtime;
   /** The relay of recorded events the bus did not bring (realtime/relay). */
   relay: Relay;
-  /** Scheduled jobs: event and task pruning (chat/jobs). */
+  /** Scheduled jobs: event and task pruning, upload expiry (chat/jobs). */
   jobs: JobRunner;
   /** Link previews and the outbound client behind them (tests extend its allow-list). */
   linkPreviews: LinkPreviews;
@@ -141,6 +143,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
       rateLimitRoutes(chat, ctx);
       batchRoutes(chat, ctx);
       userAdminRoutes(chat, ctx);
+      fileRoutes(chat, ctx);
       linkPreviewRoutes(chat, ctx);
     },
     { prefix: '/chat' },
@@ -151,6 +154,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
   const jobs = new JobRunner(platform.db, platform.log, [
     { name: 'prune-events', everyMs: PRUNE_EVERY_MS, run: (now) => pruneEvents(ctx, now) },
     { name: 'prune-tasks', everyMs: PRUNE_EVERY_MS, run: () => pruneTasks(ctx) },
+    { name: 'expire-uploads', everyMs: PRUNE_EVERY_MS, run: (now) => expireUploads(ctx, now) },
     // Enrichments a node queued but did not finish (it stopped): any node picks them up.
     { name: 'enrich-urls', everyMs: ENRICH_EVERY_MS, run: () => runEnrichments(ctx) },
   ]);

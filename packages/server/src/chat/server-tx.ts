@@ -48,6 +48,9 @@ export function chatWithin(
     ...ctx,
     db,
     realtime,
+    afterCommit: (task) => {
+      hooks.push(task);
+    },
     hooks: {
       ...ctx.hooks,
       messageNew: ctx.hooks.messageNew.map((hook) => (event) => {

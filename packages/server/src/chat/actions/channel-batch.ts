@@ -7,6 +7,7 @@ import { memberIds } from '../store/channels.js';
 import { channelIds } from '../views/messages.js';
 import { deleteChannel } from './channel-lifecycle.js';
 import { runTask } from './tasks.js';
+import { dropFilesOfChannel } from '../files/lifecycle.js';
 
 /** Hard delete: the channel, its members, messages, threads and recorded events are gone; members get `channel.deleted`. */
 async function hardDeleteChannel(ctx: ChatContext, actor: Actor, cid: string): Promise<void> {
@@ -15,6 +16,8 @@ async function hardDeleteChannel(ctx: ChatContext, actor: Actor, cid: string): P
     requireCapability(access, 'delete-channel', 'delete the channel');
     const audience = await memberIds(q, cid);
     await q.query('DELETE FROM chat_events WHERE cid = $1', [cid]);
+    // Its files go too: rows now (before the cascade would take them unseen), bytes after the commit.
+    await dropFilesOfChannel(ctx, q, out, cid);
     await q.query('DELETE FROM chat_channels WHERE cid = $1', [cid]);
     for (const userId of audience) {
       out.notify(userId, {

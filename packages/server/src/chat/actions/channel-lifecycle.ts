@@ -2,6 +2,7 @@ import type { Actor, ChatContext } from '../context.js';
 import { notAllowed } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
 import { presentChannel } from '../presenters/channel.js';
+import { messageInViewSql } from '../policy/read-access.js';
 import { lockSeq, write } from '../realtime/outbox.js';
 import { getChannel, memberIds, setUnreadSql, unreadSql } from '../store/channels.js';
 import { channelIds } from '../views/messages.js';
@@ -56,6 +57,15 @@ export async function truncateChannel(ctx: ChatContext, actor: Actor, cid: strin
     requireCapability(access, 'update-channel', 'truncate the channel');
     await lockSeq(q, out, cid);
     await q.query('UPDATE chat_channels SET truncated_at = now(), updated_at = now() WHERE cid = $1', [cid]);
+    // Truncated messages are outside everyone's view (policy/read-access, read with no member's own cut-off): their
+    // files are served no more.
+    await q.query(
+      `UPDATE chat_uploads u SET state = 'hidden'
+         FROM chat_messages x JOIN chat_channels c ON c.cid = x.cid LEFT JOIN chat_members m ON false
+        WHERE x.id = u.message_id AND x.cid = u.cid AND u.cid = $1
+          AND NOT ${messageInViewSql({ message: 'x', member: 'm', channel: 'c' })}`,
+      [cid],
+    );
     await q.query(`UPDATE chat_members m SET ${setUnreadSql('m', '0')} WHERE m.cid = $1`, [cid]);
     const channel = await getChannel(q, cid);
     const presented = channel ? presentChannel(channel, undefined) : undefined;
@@ -76,6 +86,10 @@ export async function deleteChannel(ctx: ChatContext, actor: Actor, cid: string)
     requireCapability(access, 'delete-channel', 'delete the channel');
     await lockSeq(q, out, cid);
     await q.query('UPDATE chat_channels SET deleted_at = now(), updated_at = now() WHERE cid = $1', [cid]);
+    // A deleted channel is read by nobody (policy/read-access): its files are served no more.
+    await q.query(`UPDATE chat_uploads SET state = 'hidden' WHERE cid = $1 AND message_id IS NOT NULL`, [
+      cid,
+    ]);
     const presented = presentChannel(access.channel, undefined);
     out.channelEvent(await memberIds(q, cid), {
       type: 'channel.deleted',

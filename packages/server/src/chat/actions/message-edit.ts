@@ -7,6 +7,8 @@ import { requireCapability, type ChannelAccess } from '../policy/channel-access.
 import { RESERVED_MESSAGE_FIELDS } from '../presenters/message.js';
 import { lockSeqOfMessage, write } from '../realtime/outbox.js';
 import { recordEdit } from './message-history.js';
+import { attachUploads, checkAttachments } from '../files/attach.js';
+import { dropFilesOfGoneMessages, hideFilesOf } from '../files/lifecycle.js';
 import { recountUnread } from './message-moderation.js';
 import { checkCustomSize, mergedCustom } from './custom.js';
 import { checkLength, hasLinks } from './message-send.js';
@@ -73,8 +75,7 @@ async function applyEdit(
     if (k in set && typeof set[k] !== 'boolean') throw inputError(`${k} must be true or false`);
   }
   if ('text' in set && typeof set.text !== 'string') throw inputError('text must be a string');
-  if ('attachments' in set && !Array.isArray(set.attachments))
-    throw inputError('attachments must be an array');
+  if ('attachments' in set) checkAttachments(set.attachments);
   if ('mentioned_users' in set && !Array.isArray(set.mentioned_users))
     throw inputError('mentioned_users must be ids');
   const customSet = Object.fromEntries(Object.entries(set).filter(([k]) => !EDITABLE.has(k)));
@@ -115,6 +116,9 @@ async function applyEdit(
   );
   const updated = rows[0];
   if (!updated) throw inputError(`message ${row.id} vanished`);
+  if ('attachments' in set || unset.includes('attachments')) {
+    await attachUploads(q, actor, row.cid, row.id, updated.attachments, true);
+  }
   return updated;
 }
 
@@ -206,6 +210,8 @@ export async function deleteMessage(
     if (mode === 'hard') {
       const message = await presentRow(q, { ...row, type: 'deleted', deleted_at: new Date(now) });
       await q.query('DELETE FROM chat_messages WHERE id = $1', [id]);
+      // Its files (and its replies' files) go with it: rows now, bytes after the commit.
+      await dropFilesOfGoneMessages(ctx, q, out, row.cid);
       if (row.parent_id) await bumpReplies(q, row.parent_id, -1);
       await recountUnread(q, row.cid);
       out.channelEvent(audience, {
@@ -224,7 +230,9 @@ export async function deleteMessage(
         WHERE id = $1 RETURNING *`,
       [id, removedById !== undefined],
     );
-    // The content stays in the row (undelete brings it back); presenters never show it.
+    // The content stays in the row (undelete brings it back); presenters never show it, and its files are served to
+    // nobody.
+    await hideFilesOf(q, [id]);
     await recountUnread(q, row.cid);
     const message = await presentRow(q, rows[0] ?? row);
     out.channelEvent(audience, { type: 'message.deleted', ...ids, message, created_at: now });

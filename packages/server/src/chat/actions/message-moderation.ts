@@ -8,6 +8,7 @@ import { messageInViewSql } from '../policy/read-access.js';
 import { memberIds } from '../store/channels.js';
 import type { MessageRow } from '../store/rows.js';
 import { channelIds, messageForActor, presentRow, presentRows, viewCutoff } from '../views/messages.js';
+import { showFilesOf } from '../files/lifecycle.js';
 
 /** Most messages one `GET .../messages?ids=` answers. */
 const MAX_IDS = 100;
@@ -70,6 +71,7 @@ export async function undeleteMessage(ctx: ChatContext, actor: Actor, messageId:
         WHERE id = $1 RETURNING *`,
       [messageId],
     );
+    await showFilesOf(q, messageId, (rows[0] ?? row).attachments);
     await recountUnread(q, row.cid);
     const message = await presentRow(q, rows[0] ?? row);
     out.channelEvent(await memberIds(q, row.cid), {

@@ -20,6 +20,7 @@ import { write, type Outbox } from '../realtime/outbox.js';
 import { checkNotBlocked } from './blocks.js';
 import { checkCustomSize } from './custom.js';
 import { doThreadReply } from './threads.js';
+import { attachUploads, checkAttachments, fileRefsOf } from '../files/attach.js';
 import { queueEnrichment } from './url-enrichment.js';
 import { readerSql } from '../store/channels.js';
 import { getMessage, loadLookups, type MessageLookups } from '../store/messages.js';
@@ -49,6 +50,7 @@ export function checkNewMessage(input: NewMessage, actor: Actor): void {
   const unsafe = findUnsafeInput(input);
   if (unsafe) throw inputError(`message.${pathText(unsafe.path, '')}: ${unsafe.message}`);
   checkCustomSize('message', messageCustom(input));
+  checkAttachments(input.attachments);
   const text = input.text ?? '';
   checkLength(text, CHAT_LIMITS.maxMessageLength);
   if (text.trim() === '' && !input.attachments?.length && !input.poll_id) {
@@ -327,6 +329,12 @@ export async function doSendMessage(
   const parent = await checkReferences(q, channel, input, access);
   await checkCooldown(q, access, userId);
   const id = input.id ?? crypto.randomUUID();
+  if (fileRefsOf(input.attachments).size > 0) {
+    // The files become the message's before it is written (its insert is the transaction's last statement); a
+    // repeated id must not attach anything, so it is refused here first.
+    if (await getMessage(q, id)) throw duplicateId(id);
+    await attachUploads(q, actor, cid, id, input.attachments);
+  }
 
   const custom = messageCustom(input);
   const inMainList = !parent || input.show_in_channel === true;

@@ -41,6 +41,12 @@ async function deleteMessagesOf(q: Queryable, userId: string, mode: MessagesMode
           WHERE user_id = $1 RETURNING cid`,
     [userId],
   );
+  // Deleted or emptied messages carry no files: theirs are served no more.
+  await q.query(
+    `UPDATE chat_uploads u SET state = 'hidden' FROM chat_messages x
+      WHERE x.id = u.message_id AND x.user_id = $1 AND x.type = 'deleted'`,
+    [userId],
+  );
   for (const cid of new Set(rows.map((r) => r.cid))) await recountUnread(q, cid);
 }
 

@@ -25,6 +25,8 @@ export const DEFAULT_LIMITS: Record<string, Limit> = {
   Sync: { points: 120, duration: 60 },
   CreateGuest: { points: 30, duration: 60 },
   UnreadBatch: { points: 60, duration: 60 },
+  // A gallery, a voice message and media seeking (range requests) make many small reads.
+  GetFile: { points: 3000, duration: 60 },
   // Each preview may fetch a page from the outside world (cached); the composer asks at most once per 1.5 s.
   EnrichURL: { points: 60, duration: 60 },
 };
@@ -38,6 +40,8 @@ const ENDPOINTS: Record<string, string> = {
   'POST /chat/sync': 'Sync',
   'POST /chat/guest': 'CreateGuest',
   'POST /chat/unread_batch': 'UnreadBatch',
+  'GET /chat/files/:id/:name': 'GetFile',
+  'GET /chat/files/:id/thumb': 'GetFile',
   'GET /chat/og': 'EnrichURL',
 };
 

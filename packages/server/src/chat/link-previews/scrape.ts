@@ -1,5 +1,5 @@
 import ogs from 'open-graph-scraper';
-import type { OgResponse } from '@caseroom/protocol';
+import { chatFileIdOf, type OgResponse } from '@caseroom/protocol';
 import { HttpOutError, type HttpOut } from '../../platform/http-out/index.js';
 
 /** HTML kept of a page: Open Graph tags sit in the head, far inside the first megabyte. */
@@ -86,7 +86,9 @@ export async function scrapePreview(httpOut: HttpOut, url: string): Promise<OgRe
   const base = page.url;
   const title = clean(result.ogTitle ?? result.twitterTitle ?? result.dcTitle, MAX_TITLE);
   const text = clean(result.ogDescription ?? result.twitterDescription ?? result.dcDescription, MAX_TEXT);
-  const image = absolute(result.ogImage?.[0]?.url ?? result.twitterImage?.[0]?.url, base);
+  const named = absolute(result.ogImage?.[0]?.url ?? result.twitterImage?.[0]?.url, base);
+  // A page may not name a stored chat file as its image (attachments that do are checked as uploads).
+  const image = named && !chatFileIdOf(named) ? named : undefined;
   if (!title && !text && !image) throw new PreviewError('the link has no preview', 'no title, text or image');
   const ogType = typeof result.ogType === 'string' ? result.ogType.toLowerCase() : '';
   // Never `image`: clients put image attachments in galleries and load them; a preview is a link card whatever it

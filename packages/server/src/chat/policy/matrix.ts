@@ -204,6 +204,10 @@ export const CHAT_ENDPOINT_RULES: Record<string, ChatEndpointRule> = {
   'GET /chat/users/block': self('own blocks'),
   'POST /chat/users/unblock': self('own blocks'),
   'POST /chat/users/{id}/event': admin(),
+  'GET /chat/files/{id}/{name}': readers(
+    'a file attached to a message: whoever may read the message now (read rule); 404 for everyone else',
+  ),
+  'GET /chat/files/{id}/thumb': readers('as the file'),
 };
 
 /**

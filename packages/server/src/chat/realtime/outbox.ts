@@ -38,6 +38,8 @@ export function storedPayload(event: WireEvent): { payload: string; messageId: s
  */
 export class Outbox {
   readonly deliveries: Delivery[] = [];
+  /** Work outside the database once the write committed (stored files of deleted messages); see {@link write}. */
+  readonly afterCommit: Array<() => Promise<void>> = [];
   private readonly records: StagedRecord[] = [];
   /** Channels whose row this transaction locked: the counter read with the lock, and the last number given. */
   private readonly counters = new Map<string, { read: number; last: number }>();
@@ -170,12 +172,18 @@ export async function lockSeqOfMessage(q: Queryable, out: Outbox, messageId: str
 
 /** Runs one write in a transaction, records its events, then publishes them once it committed. */
 export async function write<T>(ctx: ChatContext, fn: (q: Tx, out: Outbox) => Promise<T>): Promise<T> {
-  const out = new Outbox();
+  let out = new Outbox();
   const result = await ctx.db.tx(async (q) => {
+    out = new Outbox();
     const r = await fn(q, out);
     await out.record(q);
     return r;
   });
   await ctx.realtime.publish(out.deliveries);
+  for (const task of out.afterCommit) {
+    // Inside a caller's transaction (server-tx `chatWithin`) the task waits for that commit instead.
+    if (ctx.afterCommit) ctx.afterCommit(task);
+    else await task();
+  }
   return result;
 }

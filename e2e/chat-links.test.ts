@@ -127,11 +127,19 @@ describe('links and link previews in real Chromium', () => {
 
     // Phone width: the card fits the screen.
     await chloe.page.setViewportSize({ width: 390, height: 844 });
-    const card = chloe.page.getByTestId('link-card').last();
-    await card.waitFor({ state: 'visible' });
-    await card.scrollIntoViewIfNeeded();
-    const box = await card.boundingBox();
-    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    // The phone layout shows the chat alone (the list of chats goes) and lays the messages out again.
+    await chloe.page.getByRole('navigation', { name: 'Chats' }).waitFor({ state: 'hidden' });
+    // The card is on screen (what is at its centre is the card), within the 390 px width.
+    const fits = () =>
+      chloe.page.evaluate(() => {
+        const cards = document.querySelectorAll('[data-testid="link-card"]');
+        const card = cards[cards.length - 1];
+        if (!card) return false;
+        const r = card.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return r.width > 0 && r.x >= 0 && r.right <= window.innerWidth && hit !== null && card.contains(hit);
+      });
+    await expect.poll(fits, { timeout: 10_000 }).toBe(true);
     await screenshot(chloe.page, 'chat-links-phone');
 
     expect(pageProblems(maria)).toEqual([]);

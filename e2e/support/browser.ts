@@ -7,8 +7,17 @@ import { REPO_ROOT } from './server.js';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results');
 
+export interface LaunchOptions {
+  /**
+   * Chromium's fake microphone and camera (`--use-fake-device-for-media-stream`: a beeping tone); with
+   * `allow: true` the permission prompt is answered yes as well (`--use-fake-ui-for-media-stream`), without it a
+   * headless page is refused (NotAllowedError).
+   */
+  fakeMedia?: { allow: boolean };
+}
+
 /** Launches headless Chromium; fails with the install hint when it is missing. */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(options: LaunchOptions = {}): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) {
     throw new Error(
       `Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium (or set CHROMIUM_PATH)`,
@@ -23,6 +32,8 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...(options.fakeMedia ? ['--use-fake-device-for-media-stream'] : []),
+      ...(options.fakeMedia?.allow ? ['--use-fake-ui-for-media-stream'] : []),
     ],
   });
 }

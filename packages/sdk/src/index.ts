@@ -24,6 +24,25 @@ export {
   type MessageStatus,
 } from './messages/local-message.js';
 export type { MessageSet, MessageSets } from './messages/message-sets.js';
+export {
+  AttachmentManager,
+  type AttachmentsSnapshot,
+  type AttachmentUploadState,
+  type LocalAttachment,
+  type LocalAttachmentMetadata,
+  type VoiceRecordingInput,
+} from './composer/attachment-manager.js';
+export {
+  ATTACHMENT_ERRORS,
+  ATTACHMENT_TEXTS,
+  attachmentTypeOf,
+  checkUpload,
+  uploadErrorReason,
+  type UploadErrorReason,
+  type UploadPermissionCheck,
+} from './composer/attachment-checks.js';
+export { uploadRecordOf, type UploadRecord } from './composer/local-attachments.js';
+export type { UploadOptions, UploadProgress } from './transport/multipart.js';
 export { Notifications, NOTICE_TEXTS, type Notice, type NoticeInput } from './notifications/notifications.js';
 export type { Store } from './stores/store.js';
 export { ChatApiError } from './transport/errors.js';
@@ -54,6 +73,7 @@ export {
 } from './composer/text.js';
 export { MessageActions, type MessageUpdate, type ReactionInput } from './messages/message-actions.js';
 export { Devices, type PushDevice } from './client/devices.js';
+export { FileCache, type BlobSize, type FileCacheStats } from './files/file-cache.js';
 export { pinExpiresIso, type DeleteMode, type PinExpiry } from './messages/message-state.js';
 export { Thread, THREAD_REPLY_PAGE, type ThreadSnapshot } from './threads/thread.js';
 export { ThreadManager, type ThreadListSnapshot, type ThreadResponse } from './threads/thread-manager.js';
@@ -110,3 +130,23 @@ export {
   type ReactionQuery,
 } from './messages/reactions-query.js';
 export { ChannelMessageActions } from './channels/channel-message-actions.js';
+export { canRecordVoice, chooseVoiceFormat, type VoiceFormat } from './voice/voice-format.js';
+export {
+  VoiceRecorder,
+  VOICE_NOTICE_TEXTS,
+  VOICE_RECORDER_DEFAULTS,
+  VOICE_BITS_PER_SECOND,
+  type RecordingState,
+  type VoiceRecorderOptions,
+  type VoiceRecorderSnapshot,
+  type VoiceRecording,
+} from './voice/voice-recorder.js';
+export { browserMediaEnvironment, type MediaEnvironment } from './voice/media-environment.js';
+export {
+  amplitudeOf,
+  barsChanged,
+  formatVoiceDuration,
+  liveBars,
+  resampleWaveform,
+} from './voice/waveform.js';
+export { encodeWav, resamplePcm } from './voice/wav.js';

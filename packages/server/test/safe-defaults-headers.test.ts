@@ -56,6 +56,24 @@ describe('security headers', () => {
     }
   });
 
+  it('lets images and media come from the app, blob: and data: only (chat files as object URLs)', async () => {
+    for (const [p, res] of await answers(server)) {
+      const csp = String(res.headers['content-security-policy']);
+      const sources = (name: string) =>
+        csp
+          .split(';')
+          .map((d) => d.trim().split(/\s+/))
+          .find(([directive]) => directive === name)
+          ?.slice(1)
+          .sort();
+      expect({ p, img: sources('img-src'), media: sources('media-src') }).toEqual({
+        p,
+        img: ["'self'", 'blob:', 'data:'],
+        media: ["'self'", 'blob:', 'data:'],
+      });
+    }
+  });
+
   it.skipIf(!fs.existsSync(path.join(WEB_DIST, 'index.html')))(
     "allows index.html's inline script by its hash and nothing else inline",
     async () => {

@@ -6,6 +6,7 @@ import {
   type MessagePagination,
   type QueryChannelRequest,
   type SendMessageResponse,
+  type UploadResponse,
 } from '@caseroom/protocol';
 import type { ClientContext } from '../client/context.js';
 import {
@@ -38,6 +39,8 @@ import { NOTICE_TEXTS } from '../notifications/notifications.js';
 import { ReadMarker } from '../read/read-marker.js';
 import { StateStore, type Store } from '../stores/store.js';
 import { toChatApiError } from '../transport/errors.js';
+import type { UploadOptions } from '../transport/multipart.js';
+import { deleteUpload, uploadFile } from '../transport/uploads.js';
 import { TypingExpiry, TypingSender } from '../typing/typing.js';
 import { ChannelMessageActions } from './channel-message-actions.js';
 import {
@@ -294,6 +297,39 @@ export class ChatChannel extends ChannelMessageActions {
 
   disableSlowMode(): Promise<Channel> {
     return this.updatePartial({ cooldown: 0 });
+  }
+
+  /**
+   * Uploads a file to this channel (`POST /file`, multipart field `file`); `onProgress` and `signal` in `options`.
+   * Answers `file` (the URL to put in an attachment's `asset_url`), `thumb_url`, `duration` and the facts the server
+   * learnt. Rejects with a `ChatApiError` (code 22 or 4 for size and type refusals).
+   */
+  sendFile(
+    file: Blob,
+    name?: string,
+    contentType?: string,
+    options?: UploadOptions,
+  ): Promise<UploadResponse> {
+    return uploadFile(this.ctx.api, this.path(), 'file', file, name, contentType, options);
+  }
+
+  /** As `sendFile`, for images (`POST /image`: thumbnail and dimensions; the URL goes in `image_url`). */
+  sendImage(
+    file: Blob,
+    name?: string,
+    contentType?: string,
+    options?: UploadOptions,
+  ): Promise<UploadResponse> {
+    return uploadFile(this.ctx.api, this.path(), 'image', file, name, contentType, options);
+  }
+
+  /** Deletes an upload by its URL (`DELETE /file?url=`). */
+  deleteFile(url: string): Promise<void> {
+    return deleteUpload(this.ctx.api, this.path(), 'file', url);
+  }
+
+  deleteImage(url: string): Promise<void> {
+    return deleteUpload(this.ctx.api, this.path(), 'image', url);
   }
 
   async stopWatching(): Promise<void> {

@@ -1,14 +1,17 @@
-import type { ChatEvent, Message, OgResponse, OwnUser } from '@caseroom/protocol';
+import type { AppSettings, ChatEvent, Message, OgResponse, OwnUser } from '@caseroom/protocol';
 import { ChatChannel, type ChannelData } from '../channels/channel.js';
 import { ChannelList, type ChannelListContext, type ChannelListOptions } from '../channels/channel-list.js';
 import type { LocalMessage } from '../messages/local-message.js';
 import { Devices } from './devices.js';
+import { FileCache } from '../files/file-cache.js';
 import { MessageActions } from '../messages/message-actions.js';
 import { DeliveryReporter } from '../read/delivery-reporter.js';
 import { ThreadManager } from '../threads/thread-manager.js';
 import { NOTICE_TEXTS, Notifications } from '../notifications/notifications.js';
 import { StateStore, type Store } from '../stores/store.js';
 import { ApiClient, type FetchLike } from '../transport/api-client.js';
+import type { XhrConstructor } from '../transport/multipart.js';
+import { getAppSettings } from '../transport/uploads.js';
 import { silentLogger, type Logger } from '../transport/logger.js';
 import { LongPollSocket } from '../transport/long-poll.js';
 import {
@@ -34,6 +37,11 @@ export interface ChatClientOptions {
   WebSocket?: WebSocketConstructor;
   /** Default `globalThis.fetch`. */
   fetch?: FetchLike;
+  /**
+   * Uploads use XMLHttpRequest for progress events: default `globalThis.XMLHttpRequest` when no `fetch` is given
+   * (browsers), none when a `fetch` is given (tests, Node: uploads then go through that `fetch`).
+   */
+  XMLHttpRequest?: XhrConstructor;
   logger?: Logger;
   /** HTTP timeout, default 3 s. */
   timeoutMs?: number;
@@ -83,6 +91,8 @@ export class ChatClient {
   readonly devices: Devices;
   /** The user's threads, the unread thread count and the thread open on screen. */
   readonly threads: ThreadManager;
+  /** Stored chat files: images as cached object URLs, media URLs with the token (files/file-cache). */
+  readonly files: FileCache;
   private readonly delivery: DeliveryReporter | undefined;
   private readonly connectionStore = new StateStore<ConnectionSnapshot>({ status: 'idle', online: false });
   private readonly meStore = new StateStore<OwnUser | undefined>(undefined);
@@ -114,10 +124,19 @@ export class ChatClient {
       logger: this.logger,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
       identity: () => ({ userId: this.userId, connectionId: this.socket?.id }),
+      xhr:
+        options.XMLHttpRequest ??
+        (options.fetch ? undefined : (globalThis as { XMLHttpRequest?: XhrConstructor }).XMLHttpRequest),
     });
     this.messageActions = new MessageActions(this.context);
     this.devices = new Devices(this.api, () => this.userId);
     this.threads = new ThreadManager(this.context);
+    this.files = new FileCache({
+      apiKey: options.apiKey,
+      baseUrl: options.baseUrl,
+      fetch: (input, init) => fetchImpl(input, init),
+      tokens: () => this.tokens,
+    });
     this.delivery = options.deliveryReports
       ? new DeliveryReporter((batch) =>
           this.api.post('/channels/delivered', { latest_delivered_messages: batch }),
@@ -174,6 +193,7 @@ export class ChatClient {
     for (const list of this.lists) list.dispose();
     this.lists.clear();
     this.threads.setActive(undefined);
+    this.files.clear();
     this.delivery?.dispose();
     for (const channel of this.channels.values()) channel.dispose();
     this.channels.clear();
@@ -184,6 +204,11 @@ export class ChatClient {
     this.stream.reset();
     this.notifications.clear();
     this.connectionStore.set({ status: 'disconnected', online: false });
+  }
+
+  /** `GET /app`: the image and file upload configurations (chat-spec §3), fetched once per client. */
+  getAppSettings(): Promise<AppSettings> {
+    return getAppSettings(this.api);
   }
 
   /** The channel `type:id` (same instance per cid). Without an id, a distinct channel of `data.members`. */

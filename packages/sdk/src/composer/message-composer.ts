@@ -6,6 +6,7 @@ import { NOTICE_TEXTS } from '../notifications/notifications.js';
 import { StateStore, type Store } from '../stores/store.js';
 import { Debounce } from '../timing/debounce.js';
 import { toChatApiError } from '../transport/errors.js';
+import { AttachmentManager } from './attachment-manager.js';
 import { cooldownRemaining, Countdown } from './cooldown.js';
 import { LinkPreviewManager } from './link-preview-manager.js';
 import type { SendOptions } from '../messages/local-echo.js';
@@ -50,7 +51,7 @@ export interface ComposerTarget {
       text: string;
       mentioned_users: string[];
       quoted_message_id?: string;
-      attachments?: OgResponse[];
+      attachments?: Record<string, unknown>[];
     },
     options?: SendOptions,
   ): Promise<LocalMessage>;
@@ -64,12 +65,15 @@ export interface ComposerTarget {
  * brings back what was being written before it.
  */
 export class MessageComposer {
+  /** Files, images and voice recordings of the composition (chat-spec §5; `attachments.state` to observe). */
+  readonly attachments: AttachmentManager;
   private readonly store: StateStore<ComposerSnapshot>;
   private readonly countdown: Countdown;
   private readonly search: Debounce<[string]>;
   private beforeEdit: Pick<ComposerSnapshot, 'text' | 'mentionedUsers' | 'quoted'> | undefined;
   private searchSeq = 0;
   private readonly unsubscribe: () => void;
+  private readonly stopAttachments: () => void;
   /** Link previews of the text (chat-spec §4): `linkPreviews.state`, `dismiss(url)`. */
   readonly linkPreviews: LinkPreviewManager;
 
@@ -87,6 +91,8 @@ export class MessageComposer {
         this.capabilities().includes('send-links'),
     });
     this.store = new StateStore<ComposerSnapshot>({ text: '', mentionedUsers: [], cooldownRemaining: 0 });
+    this.attachments = new AttachmentManager(ctx, channel);
+    this.stopAttachments = this.attachments.state.subscribe(() => this.refresh());
     this.countdown = new Countdown((remaining) => this.refresh({ cooldownRemaining: remaining }));
     this.search = new Debounce(
       (query: string) => void this.runMentionSearch(query),
@@ -110,6 +116,11 @@ export class MessageComposer {
 
   get state(): Store<ComposerSnapshot> {
     return this.store;
+  }
+
+  /** chat-spec §5: text, sendable attachments or a poll, no upload running, at most 30 attachments, allowed now. */
+  get canSend(): boolean {
+    return this.store.getSnapshot().blockReason === undefined;
   }
 
   /** The text changed (at `cursor`): mentions no longer named are dropped, autocomplete updates. */
@@ -156,14 +167,21 @@ export class MessageComposer {
       mentionedUsers: message.mentioned_users,
       quoted: undefined,
     });
+    this.attachments.beginEditing(message.attachments);
     return true;
   }
 
   /** Leaves edit mode, bringing back the text written before it. */
   cancelEditing(): void {
+    this.leaveEditing(false);
+  }
+
+  /** After a saved edit (`sent`) or a cancelled one (files uploaded for it are deleted). */
+  private leaveEditing(sent: boolean): void {
     if (!this.store.getSnapshot().editing) return;
     const before = this.beforeEdit ?? { text: '', mentionedUsers: [], quoted: undefined };
     this.beforeEdit = undefined;
+    this.attachments.endEditing(sent);
     this.refresh({ editing: undefined, ...before, suggestions: undefined });
   }
 
@@ -183,28 +201,35 @@ export class MessageComposer {
     const text = trimComposerText(state.text);
     const reason = this.blockReason({ ...state, text });
     if (reason === 'links-not-allowed') this.ctx.notify({ text: NOTICE_TEXTS.linksNotAllowed });
+    if (reason === 'uploads-pending') this.attachments.showWaitNotice();
     if (reason) return undefined;
     const mentioned = keepMentions(text, state.mentionedUsers).map((u) => u.id);
+    const attachments = this.attachments.sendable();
     if (state.editing) {
       try {
-        await this.ctx.messageActions().update({ id: state.editing.id, text, mentioned_users: mentioned });
+        await this.ctx
+          .messageActions()
+          .update({ id: state.editing.id, text, mentioned_users: mentioned, attachments });
       } catch (error) {
         this.ctx.logger('warn', `edit failed: ${toChatApiError(error).message}`);
         return undefined;
       }
       const edited = this.channel.findMessage(state.editing.id) ?? { ...state.editing, text };
-      this.cancelEditing();
+      this.leaveEditing(true);
       return edited;
     }
     this.refresh({ text: '', mentionedUsers: [], quoted: undefined, suggestions: undefined });
     const { attachments: previews, ...sendOptions } = this.linkPreviews.forSend();
     this.linkPreviews.clear();
+    this.attachments.reset();
+    // Files first, then the link previews the user kept (chat-spec §3: an attachment with og_scrape_url).
+    const all = [...attachments, ...previews];
     const sent = await this.target.send(
       {
         text,
         mentioned_users: mentioned,
+        ...(all.length > 0 ? { attachments: all } : {}),
         ...(state.quoted ? { quoted_message_id: state.quoted.id } : {}),
-        ...(previews.length ? { attachments: previews } : {}),
       },
       sendOptions,
     );
@@ -223,6 +248,8 @@ export class MessageComposer {
 
   dispose(): void {
     this.unsubscribe();
+    this.stopAttachments();
+    this.attachments.dispose();
     this.countdown.stop();
     this.search.cancel();
     this.linkPreviews.dispose();
@@ -247,6 +274,9 @@ export class MessageComposer {
       capabilities: caps,
       reply: this.target.parentId !== undefined,
       editing: state.editing !== undefined,
+      attachmentCount: this.attachments.state.getSnapshot().attachments.length,
+      sendableAttachments: this.attachments.state.getSnapshot().sendableCount,
+      uploadsPending: this.attachments.state.getSnapshot().uploadsInProgress > 0,
       cooldownRemaining: state.editing ? 0 : state.cooldownRemaining,
     });
   }

@@ -53,6 +53,8 @@ export type SendBlockReason =
 export interface SendCheckInput {
   text: string;
   attachmentCount?: number;
+  /** Attachments that would be sent (finished uploads); defaults to `attachmentCount`. */
+  sendableAttachments?: number;
   hasPoll?: boolean;
   uploadsPending?: boolean;
   /** Seconds of slow-mode cooldown left. */
@@ -72,7 +74,8 @@ export function sendBlockReason(input: SendCheckInput): SendBlockReason | undefi
   if (input.uploadsPending) return 'uploads-pending';
   if ((input.attachmentCount ?? 0) > CHAT_LIMITS.maxAttachments) return 'too-many-attachments';
   const text = trimComposerText(input.text);
-  if (isComposerTextEmpty(text) && !input.attachmentCount && !input.hasPoll) return 'empty';
+  const sendable = input.sendableAttachments ?? input.attachmentCount;
+  if (isComposerTextEmpty(text) && !sendable && !input.hasPoll) return 'empty';
   if (text.length > CHAT_LIMITS.maxMessageLength) return 'too-long';
   if ((input.cooldownRemaining ?? 0) > 0 && !input.capabilities.includes('skip-slow-mode')) return 'cooldown';
   if (!input.capabilities.includes('send-links') && containsLink(text)) return 'links-not-allowed';

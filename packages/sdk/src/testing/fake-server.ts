@@ -12,6 +12,7 @@ import {
   type OwnUser,
   type QueryChannelRequest,
   type QueryChannelsRequest,
+  type AppSettings,
 } from '@caseroom/protocol';
 import type { WebSocketConstructor } from '../transport/websocket.js';
 import {
@@ -28,6 +29,7 @@ import {
 import { buildMessage, type FakeChannelRecord } from './fake-data.js';
 import { addReply, routeExtras, type FakeMessageHost } from './fake-messages.js';
 import { FakePollSession } from './fake-longpoll.js';
+import { checkUploadAnswer, routeUploads, type FakeUpload, type FakeUploadHost } from './fake-uploads.js';
 import { FakeWebSocket, type FakeConnection, type FakeSocketHost } from './fake-websocket.js';
 
 export interface FakeRequest {
@@ -36,6 +38,8 @@ export interface FakeRequest {
   query: Record<string, string>;
   headers: Record<string, string>;
   body: unknown;
+  /** A multipart body (uploads). */
+  form?: FormData;
 }
 
 export interface FakeFailure {
@@ -61,7 +65,7 @@ class HttpError extends Error {
  * protocol as the real server is: every answer and every frame it sends is parsed with the protocol's schemas,
  * strictly (unknown keys fail, except custom data a test or client set), and drift fails the test.
  */
-export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMembershipHost {
+export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMembershipHost, FakeUploadHost {
   readonly baseUrl = 'http://fake.chat/chat';
   readonly apiKey = 'fake-key';
   readonly users = new Map<string, ChatUser>();
@@ -76,6 +80,14 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
   readonly linkPreviews = new Map<string, Omit<OgResponse, 'og_scrape_url'>>();
   /** Thread replies by parent message id. */
   readonly replies = new Map<string, Message[]>();
+  /** Uploaded files by id (`/chat/files/{id}/{name}`); deleted ones stay, marked. */
+  readonly uploads = new Map<string, FakeUpload>();
+  /** What `GET /app` answers; the upload routes enforce it as the server does (size: code 22; type: code 4). */
+  appSettings: AppSettings = { image_upload_config: {}, file_upload_config: {} };
+  /** @internal see `holdUploads` */
+  uploadGate: Promise<void> | undefined;
+  /** The dimensions the fake reports for every uploaded image. */
+  imageSize = { width: 640, height: 480 };
   /** Every HTTP request the clients made, oldest first. */
   readonly requests: FakeRequest[] = [];
   /** When false, client pings go unanswered (to test the 35 s connection check). */
@@ -263,6 +275,19 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     answerInvite(this, cid, userId, accept);
   }
 
+  /** Upload answers wait until the returned function is called (to see the uploading state). */
+  holdUploads(): () => void {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = () => {
+        if (this.uploadGate === gate) this.uploadGate = undefined;
+        resolve();
+      };
+    });
+    this.uploadGate = gate;
+    return release;
+  }
+
   /** The next `times` requests whose `METHOD path` matches fail with `failure`. */
   failNext(match: RegExp, failure: FakeFailure, times = 1): void {
     this.failures.push({ match, failure, times });
@@ -394,11 +419,28 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     });
     const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
     const method = init.method ?? 'GET';
-    const request: FakeRequest = { method, path, query: Object.fromEntries(url.searchParams), headers, body };
+    // Uploads: a FormData, or (Node) the multipart body as a stream, read here as the server would.
+    const form =
+      init.body instanceof FormData
+        ? init.body
+        : init.body instanceof ReadableStream
+          ? await new Response(init.body, { headers: init.headers }).formData()
+          : undefined;
+    const request: FakeRequest = {
+      method,
+      path,
+      query: Object.fromEntries(url.searchParams),
+      headers,
+      body,
+      ...(form ? { form } : {}),
+    };
     this.requests.push(request);
     this.customKeys.learn(body);
     const answer = (status: number, out: unknown) => {
-      this.conform(() => checkAnswer(method, url.pathname, status, out, this.customKeys.options));
+      this.conform(() => {
+        if (status >= 400 || !checkUploadAnswer(method, url.pathname, out, this.customKeys.options))
+          checkAnswer(method, url.pathname, status, out, this.customKeys.options);
+      });
       return json(status, out);
     };
     try {
@@ -464,7 +506,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     return { ...preview, og_scrape_url: url };
   }
 
-  private route(request: FakeRequest): unknown {
+  private async route(request: FakeRequest): Promise<unknown> {
     const userId = request.query.user_id ?? '';
     const body = (request.body ?? {}) as Record<string, unknown>;
     const segments = request.path.split('/').filter(Boolean).map(decodeURIComponent);
@@ -474,6 +516,8 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     }
     if (request.method === 'POST' && request.path === '/sync') return this.sync(userId, body);
     if (request.method === 'GET' && request.path === '/og') return this.linkPreview(request.query.url ?? '');
+    const upload = await routeUploads(this, request.method, segments, request.query, request.form, userId);
+    if (upload !== undefined) return upload;
     const extra = routeExtras(this, request, segments, body, userId);
     if (extra !== undefined) return extra;
     if (segments[0] === 'channels' && request.method === 'POST') {

@@ -16,3 +16,10 @@ export async function connectFakeClient(
   await client.connectUser(user, async () => server.tokenFor(user.id));
   return client;
 }
+export {
+  FakeAudioContext,
+  FakeMediaRecorder,
+  fakeMediaEnvironment,
+  type FakeMedia,
+  type FakeMediaOptions,
+} from './fake-media.js';

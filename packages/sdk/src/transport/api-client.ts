@@ -1,6 +1,7 @@
 import { CHAT_TIMING, ChatErrorCode } from '@caseroom/protocol';
 import { ChatApiError } from './errors.js';
 import type { Logger } from './logger.js';
+import { sendMultipart, type UploadOptions, type XhrConstructor } from './multipart.js';
 import type { TokenManager } from './token-manager.js';
 
 export type FetchLike = typeof fetch;
@@ -17,6 +18,8 @@ export interface ApiClientOptions {
   timeoutMs?: number;
   /** Current user id and connection id, added to every request's query. */
   identity: () => { userId?: string | undefined; connectionId?: string | undefined };
+  /** Uploads go through XMLHttpRequest when given (progress events); else through `fetch`. */
+  xhr?: XhrConstructor | undefined;
 }
 
 export interface RequestOptions {
@@ -54,16 +57,48 @@ export class ApiClient {
   }
 
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    return this.withTokenRetry(path, () => this.attempt<T>(method, path, options));
+  }
+
+  /**
+   * `POST` of a multipart body (uploads): no timeout (big files take long; abort with `signal`), progress through
+   * `onProgress`. The same headers, query and token refresh as every call.
+   */
+  upload<T>(path: string, body: FormData, options: UploadOptions = {}): Promise<T> {
+    return this.withTokenRetry(path, async () => {
+      const what = `POST ${path}`;
+      const headers = this.headers(await this.options.tokens().get());
+      const answer = await sendMultipart(
+        { ...options, url: this.url(path), headers, body, what },
+        { xhr: this.options.xhr, fetch: this.options.fetch },
+      );
+      const parsed = parseJson(answer.text);
+      if (answer.status < 200 || answer.status >= 300) throw errorFromResponse(answer.status, parsed, what);
+      return parsed as T;
+    });
+  }
+
+  private async withTokenRetry<T>(path: string, call: () => Promise<T>): Promise<T> {
     try {
-      return await this.attempt<T>(method, path, options);
+      return await call();
     } catch (error) {
       if (error instanceof ChatApiError && error.tokenExpired && !this.options.tokens().anonymous) {
         this.options.logger('info', 'chat token expired; refreshing and retrying', { path });
         await this.options.tokens().refresh();
-        return this.attempt<T>(method, path, options);
+        return call();
       }
       throw error;
     }
+  }
+
+  private headers(token: string | undefined): Record<string, string> {
+    const headers: Record<string, string> = {
+      'Auth-Type': token === undefined ? 'anonymous' : 'jwt',
+      'X-Client-Request-Id': crypto.randomUUID(),
+      'X-Caseroom-Client': CLIENT_HEADER,
+    };
+    if (token !== undefined) headers.Authorization = token;
+    return headers;
   }
 
   /** Absolute or relative URL of `path` under the base URL, with the standard query. */
@@ -78,13 +113,7 @@ export class ApiClient {
   }
 
   private async attempt<T>(method: string, path: string, options: RequestOptions): Promise<T> {
-    const token = await this.options.tokens().get();
-    const headers: Record<string, string> = {
-      'Auth-Type': token === undefined ? 'anonymous' : 'jwt',
-      'X-Client-Request-Id': crypto.randomUUID(),
-      'X-Caseroom-Client': CLIENT_HEADER,
-    };
-    if (token !== undefined) headers.Authorization = token;
+    const headers = this.headers(await this.options.tokens().get());
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
     const controller = new AbortController();

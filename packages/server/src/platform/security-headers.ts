@@ -20,8 +20,10 @@ export function inlineScriptHashes(webDist: string | undefined): string[] {
 
 /**
  * The Content-Security-Policy of every answer. Scripts only from this origin (plus index.html's own inline
- * script, by hash); no plugins, no framing, no forms or `<base>` elsewhere; images from us (avatars), `data:`
- * and `blob:` (photo previews); fetches and WebSockets to us only. Inline `<style>` elements are allowed because
+ * script, by hash); no plugins, no framing, no forms or `<base>` elsewhere; images, audio and video from us (chat
+ * files, avatars), `data:` and `blob:` (chat images are fetched with the token and shown as object URLs, composer
+ * previews; nothing from other origins, so a message cannot make browsers call out); fetches and WebSockets to us
+ * only. Inline `<style>` elements are allowed because
  * the emoji picker (emoji-mart) puts its stylesheet in its shadow root; style attributes are not.
  */
 export function contentSecurityPolicy(
@@ -36,7 +38,7 @@ export function contentSecurityPolicy(
     'form-action': ["'self'"],
     'frame-ancestors': ["'none'"],
     'img-src': ["'self'", 'data:', 'blob:'],
-    'media-src': ["'self'", 'blob:'],
+    'media-src': ["'self'", 'data:', 'blob:'],
     'object-src': ["'none'"],
     'script-src': ["'self'", ...scriptHashes],
     'script-src-attr': ["'none'"],

@@ -52,6 +52,8 @@ export function Modal({ title, onClose, children, hideTitle, className, headerEx
       onKeyDown={(event) => {
         if (event.key === 'Escape') {
           event.preventDefault();
+          // A modal opened inside another (the carousel in the phone's chat popup): only the inner one closes.
+          event.stopPropagation();
           close.current();
         }
       }}

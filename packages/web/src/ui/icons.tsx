@@ -1,7 +1,7 @@
 import type { SVGProps } from 'react';
 
 /** Small line icons (24 px grid, currentColor). Decorative: the control around them carries the label. */
-function Svg(props: SVGProps<SVGSVGElement>) {
+export function Svg(props: SVGProps<SVGSVGElement>) {
   return (
     <svg
       width="20"

@@ -5,7 +5,9 @@ import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { channelTitle } from '../channelInfo';
+import { recordingSender } from '../composer/sendRecording';
 import { Composer } from '../composer/Composer';
+import { useFileDrop } from '../composer/useFileDrop';
 import { ChannelHeader } from '../header/ChannelHeader';
 import { ChannelMenu } from '../header/ChannelMenu';
 import { MessageList } from '../list/MessageList';
@@ -63,6 +65,8 @@ export const ChannelPanel = memo(function ChannelPanel({
   const [highlightedId, setHighlightedId] = useState<string | undefined>();
   const [jump, setJump] = useState<{ id: string; seq: number } | undefined>();
   const input = useRef<HTMLTextAreaElement>(null);
+  // Files dropped anywhere on the channel become the composer's attachments (chat-spec §5).
+  const drop = useFileDrop(channel.composer.attachments);
   const ownTitleId = useId();
   const titleId = props.titleId ?? ownTitleId;
   useMarkRead(channel, state, atBottom);
@@ -146,7 +150,8 @@ export const ChannelPanel = memo(function ChannelPanel({
         </header>
       )}
       <div className="channel-body">
-        <div className="channel-main">
+        <div className="channel-main" {...drop.handlers}>
+          {drop.overlay}
           {error && state.messages.length === 0 ? (
             <div className="panel-message" role="alert">
               <p>{t('chat.channel.error')}</p>
@@ -185,6 +190,10 @@ export const ChannelPanel = memo(function ChannelPanel({
               mode="main"
               inputRef={input}
               autoFocus={!onClose && wideScreen()}
+              voice={{
+                canUpload: capabilities?.includes('upload-file') ?? false,
+                onRecorded: recordingSender(channel.composer),
+              }}
             />
           ) : null}
         </div>

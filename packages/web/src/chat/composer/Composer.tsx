@@ -5,7 +5,13 @@ import { QuotedMessage } from '../message/QuotedMessage';
 import type { ComposerHandle } from '../sdkTypes';
 import { useStore } from '../useStore';
 import { LinkPreviews } from './LinkPreview';
+import { AttachButton, pasteFiles } from './AttachButton';
+import { AttachmentPreviews } from './AttachmentPreviews';
 import { SuggestionList } from './SuggestionList';
+import { useFileDrop } from './useFileDrop';
+import { useVoiceRecorder } from './useVoiceRecorder';
+import { VoiceRecordButton } from './VoiceRecordButton';
+import { VoiceRecorder, type ComposerVoiceOptions } from './VoiceRecorder';
 
 const EmojiPicker = lazy(() => import('./EmojiPicker'));
 
@@ -15,6 +21,8 @@ interface ComposerProps {
   inputRef: RefObject<HTMLTextAreaElement | null>;
   /** Put the cursor here when mounted (wide screens). */
   autoFocus?: boolean;
+  /** Voice messages (record button and recorder); none when absent. */
+  voice?: ComposerVoiceOptions;
 }
 
 /**
@@ -23,8 +31,9 @@ interface ComposerProps {
  * (loaded on first use); the send button disabled by the SDK's block reason; the slow-mode countdown; and the
  * "You can't send …" text instead of the input when the capability is missing.
  */
-export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps) {
+export function Composer({ composer, mode, inputRef, autoFocus, voice }: ComposerProps) {
   const state = useStore(composer.state);
+  const recorder = useVoiceRecorder(voice, composer);
   const [active, setActive] = useState(0);
   const [emoji, setEmoji] = useState(false);
   const inputId = useId();
@@ -32,6 +41,7 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
   const listId = useId();
   const suggestions = state.suggestions;
   const open = Boolean(suggestions && (suggestions.items.length > 0 || suggestions.loading));
+  const drop = useFileDrop(composer.attachments);
 
   useEffect(() => setActive(0), [suggestions?.query, suggestions?.trigger]);
   useEffect(() => {
@@ -108,7 +118,9 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
         event.preventDefault();
         send();
       }}
+      {...drop.handlers}
     >
+      {drop.overlay}
       {state.editing ? (
         <div className="composer-context">
           <span className="composer-context-label">{t('chat.composer.editing')}</span>
@@ -148,7 +160,16 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
         />
       ) : null}
       {state.editing ? null : <LinkPreviews composer={composer} />}
-      <div className="composer-row">
+      <AttachmentPreviews attachments={composer.attachments} />
+      {voice && recorder.open ? (
+        <VoiceRecorder
+          recorder={recorder.recorder}
+          voice={voice}
+          onClose={() => requestAnimationFrame(() => inputRef.current?.focus())}
+        />
+      ) : null}
+      <div className="composer-row" hidden={recorder.open}>
+        <AttachButton attachments={composer.attachments} />
         <label htmlFor={inputId} className="visually-hidden">
           {mode === 'main' ? t('chat.composer.label') : t('chat.composer.replyLabel')}
         </label>
@@ -165,6 +186,7 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
           aria-describedby={hintId}
           onChange={(e) => composer.setText(e.target.value, e.target.selectionStart)}
           onKeyDown={onKeyDown}
+          onPaste={(event) => pasteFiles(composer.attachments, event)}
         />
         <span id={hintId} className="visually-hidden">
           {t('chat.composer.hint')}
@@ -179,6 +201,7 @@ export function Composer({ composer, mode, inputRef, autoFocus }: ComposerProps)
           >
             <SmileIcon />
           </button>
+          {voice && !state.editing ? <VoiceRecordButton recorder={recorder.recorder} voice={voice} /> : null}
           {emoji ? (
             <Suspense fallback={<div className="popover emoji-popover muted">{t('app.loading')}</div>}>
               <EmojiPicker onPick={insertEmoji} onClose={() => setEmoji(false)} />

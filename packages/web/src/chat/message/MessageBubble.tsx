@@ -4,9 +4,9 @@ import { t } from '../../i18n/t';
 import { formatFullTime, initialOf } from '../format';
 import { useMessageListContext } from '../list/MessageListContext';
 import type { ChatMessage } from '../sdkTypes';
+import { AttachmentList } from './attachments/AttachmentList';
 import { failureKind } from './messageActions';
 import { MessageMenu } from './MessageMenu';
-import { LinkCard, linkPreviewsOf } from './LinkCard';
 import { MessageText } from './MessageText';
 import { QuotedMessage } from './QuotedMessage';
 import { ReactionsBar } from './ReactionsBar';
@@ -83,11 +83,9 @@ export const MessageBubble = memo(function MessageBubble({ message, position, re
           ) : (
             <MessageText text={message.text} mentioned={message.mentioned_users} />
           )}
-          {deleted
-            ? null
-            : linkPreviewsOf(message.attachments).map((a) => (
-                <LinkCard key={a.og_scrape_url} attachment={a} />
-              ))}
+          {!deleted && message.attachments?.length ? (
+            <AttachmentList attachments={message.attachments} />
+          ) : null}
           {edited ? <span className="message-edited">{t('chat.message.edited')}</span> : null}
           {message.pinned && !deleted ? (
             <span className="message-pinned">{t('chat.message.pinned')}</span>

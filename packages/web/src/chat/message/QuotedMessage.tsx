@@ -1,5 +1,6 @@
 import type { Message } from '@caseroom/protocol';
 import { t } from '../../i18n/t';
+import { QuotedAttachment } from './attachments/QuotedAttachment';
 
 type Quoted = Pick<Message, 'id' | 'text' | 'user' | 'user_id' | 'attachments' | 'type'>;
 
@@ -14,6 +15,7 @@ export function QuotedMessage({ message, onJump }: { message: Quoted; onJump?: (
     <blockquote className="quoted" data-quoted-id={message.id}>
       <span className="quoted-sender">{sender}</span>
       <span className="quoted-text">{text.length > 200 ? `${text.slice(0, 200)}…` : text}</span>
+      {message.type !== 'deleted' ? <QuotedAttachment attachments={message.attachments} /> : null}
     </blockquote>
   );
   if (!onJump) return content;

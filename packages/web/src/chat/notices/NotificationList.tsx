@@ -18,9 +18,11 @@ export function NotificationList({ client, className }: { client: ChatClient; cl
         <li
           key={notice.id}
           className={`notice notice-${notice.type}${notice.permanent ? ' notice-permanent' : ''}`}
-          role={notice.type === 'error' ? 'alert' : 'status'}
         >
-          <span className="notice-text">{noticeText(notice.text)}</span>
+          {/* The live role sits inside the item: a list holds only list items (axe "list"). */}
+          <span className="notice-text" role={notice.type === 'error' ? 'alert' : 'status'}>
+            {noticeText(notice.text)}
+          </span>
           {notice.permanent ? null : (
             <button
               type="button"

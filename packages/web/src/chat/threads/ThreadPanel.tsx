@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { CloseIcon } from '../../ui/icons';
+import { recordingSender } from '../composer/sendRecording';
 import { Composer } from '../composer/Composer';
 import { MessageList } from '../list/MessageList';
 import { MessageListContext, type MessageListContextValue } from '../list/MessageListContext';
@@ -91,7 +92,16 @@ export function ThreadPanel({ client, thread, viewerId, onClose }: ThreadPanelPr
           jump={jump}
         />
       </MessageListContext.Provider>
-      <Composer composer={thread.composer} mode="thread" inputRef={input} autoFocus />
+      <Composer
+        composer={thread.composer}
+        mode="thread"
+        inputRef={input}
+        autoFocus
+        voice={{
+          canUpload: capabilities?.includes('upload-file') ?? false,
+          onRecorded: recordingSender(thread.composer),
+        }}
+      />
     </aside>
   );
 }

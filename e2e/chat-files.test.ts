@@ -335,7 +335,8 @@ describe('files, images, voice and links between two users (issue 14) in real Ch
       .locator('.voice-bar')
       .evaluateAll((bars) => new Set(bars.map((b) => (b as HTMLElement).style.height)).size);
     expect(heights).toBeGreaterThan(1); // the fake microphone's tone, not a flat line
-    expect(await voice.locator('.voice-time').innerText()).toMatch(/00:0[23]/);
+    // The phone shows the duration only, the desktop position / duration (about 2 s recorded).
+    expect(await voice.locator('.voice-time').innerText()).toMatch(/^(00:00 \/ )?00:0[12]$/);
     expect(await voice.getAttribute('data-state')).not.toBe('error');
     const voiceBox = await voice.boundingBox();
     expect(voiceBox!.x + voiceBox!.width).toBeLessThanOrEqual(width);

@@ -1,41 +1,36 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/axe.js';
 import { launchBrowser, openUserPage, pageProblems, screenshot, type UserPage } from './support/browser.js';
 import { DEMO, openChannel, signIn } from './support/caseroom.js';
 import { startServer, type RunningServer } from './support/server.js';
 
-/** What the page saw: the recorder's states in order and the recording handed to the composer's callback. */
-interface Observed {
-  states: string[];
-  recording?: {
-    name: string;
-    type: string;
-    size: number;
-    mime_type: string;
-    duration: number;
-    waveform_data: number[];
-    head: number[];
-    send: boolean;
-  };
+/** The recording as it was really sent: the `voiceRecording` attachment of the message and its uploaded file. */
+interface SentRecording {
+  name: string;
+  type: string;
+  size: number;
+  mime_type: string;
+  duration: number;
+  waveform_data: number[];
+  bytes: Buffer;
 }
 
-type Watched = Window & { voiceObserved?: Observed };
+type Watched = Window & { voiceStates?: string[] };
 
 /**
  * Records the recorder's `data-state`/`data-pending` as they change (a MutationObserver, so no state is missed
- * between two polls) and keeps the recording the composer hands over (`caseroom:voice-recorded`, the glue until
- * the attachment manager takes it), with the first bytes of its file.
+ * between two polls).
  */
 async function watchRecorder(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const observed: Observed = { states: [] };
-    (window as Watched).voiceObserved = observed;
+    const states: string[] = [];
+    (window as Watched).voiceStates = states;
     let last = 'closed';
     const note = () => {
       const el = document.querySelector<HTMLElement>('.voice-recorder');
       const now = el ? `${el.dataset.state}${el.dataset.pending ? `:${el.dataset.pending}` : ''}` : 'closed';
-      if (now !== last) observed.states.push((last = now));
+      if (now !== last) states.push((last = now));
     };
     new MutationObserver(note).observe(document.body, {
       subtree: true,
@@ -43,30 +38,82 @@ async function watchRecorder(page: Page): Promise<void> {
       attributes: true,
       attributeFilter: ['data-state', 'data-pending'],
     });
-    window.addEventListener('caseroom:voice-recorded', (event) => {
-      const { recording, send } = (event as CustomEvent).detail as {
-        recording: Omit<NonNullable<Observed['recording']>, 'head' | 'send' | 'name' | 'type' | 'size'> & {
-          file: File;
-        };
-        send: boolean;
-      };
-      void recording.file.arrayBuffer().then((buffer) => {
-        observed.recording = {
-          name: recording.file.name,
-          type: recording.file.type,
-          size: recording.file.size,
-          mime_type: recording.mime_type,
-          duration: recording.duration,
-          waveform_data: recording.waveform_data,
-          head: [...new Uint8Array(buffer.slice(0, 4))],
-          send,
-        };
-      });
-    });
   });
 }
 
-const observed = (page: Page) => page.evaluate(() => (window as Watched).voiceObserved!);
+const states = (page: Page) => page.evaluate(() => (window as Watched).voiceStates!);
+
+/** The composer's uploads (`POST /chat/channels/{type}/{id}/file`, or `/image`). */
+const isUpload = (request: Request) =>
+  request.method() === 'POST' &&
+  /^\/chat\/channels\/[^/]+\/[^/]+\/(file|image)$/.test(new URL(request.url()).pathname);
+const isSend = (request: Request) =>
+  request.method() === 'POST' &&
+  /^\/chat\/channels\/[^/]+\/[^/]+\/message$/.test(new URL(request.url()).pathname);
+
+/** Every upload request a page makes, to prove that a deleted recording is never uploaded. */
+function uploadsOf(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    if (isUpload(request)) seen.push(new URL(request.url()).pathname);
+  });
+  return seen;
+}
+
+/**
+ * Runs `finish` (the click or key that ends the recording) and follows what the composer really does with the
+ * recording: it uploads the file, then sends the message with a `voiceRecording` attachment (send at once is the
+ * default). The file is downloaded again with the page's own chat credentials.
+ */
+async function sentRecording(page: Page, finish: () => Promise<void>): Promise<SentRecording> {
+  const upload = page.waitForResponse((r) => isUpload(r.request()), { timeout: 15_000 });
+  const send = page.waitForResponse((r) => isSend(r.request()), { timeout: 15_000 });
+  await finish();
+  const uploaded = await upload;
+  expect([200, 201]).toContain(uploaded.status());
+  const { file } = (await uploaded.json()) as { file: string };
+  const sent = await send;
+  expect([200, 201]).toContain(sent.status());
+  const { message } = (await sent.json()) as {
+    message: { id: string; attachments?: Array<Record<string, unknown>> };
+  };
+  expect(message.attachments).toHaveLength(1);
+  const attachment = message.attachments![0]! as {
+    type: string;
+    asset_url: string;
+    title: string;
+    mime_type: string;
+    file_size: number;
+    duration: number;
+    waveform_data: number[];
+  };
+  expect(attachment.type).toBe('voiceRecording');
+  expect(attachment.asset_url).toBe(file);
+  // The message shows the voice player.
+  await page.locator(`article[data-message-id="${message.id}"] .voice-player`).waitFor({ timeout: 15_000 });
+  // The page's own credentials (the chat token in the header, api_key and user_id in the query).
+  const request = uploaded.request();
+  const credentials = new URL(request.url()).searchParams;
+  const fileUrl = new URL(file, request.url());
+  for (const key of ['api_key', 'user_id']) fileUrl.searchParams.set(key, credentials.get(key) ?? '');
+  const headers = await request.allHeaders();
+  const download = await fetch(fileUrl, {
+    headers: { authorization: headers.authorization ?? '', 'auth-type': headers['auth-type'] ?? 'jwt' },
+  });
+  expect(download.status).toBe(200);
+  const bytes = Buffer.from(await download.arrayBuffer());
+  expect(bytes.length).toBe(attachment.file_size);
+  return {
+    name: attachment.title,
+    type: (download.headers.get('content-type') ?? '').split(';')[0]!,
+    size: bytes.length,
+    mime_type: attachment.mime_type,
+    duration: attachment.duration,
+    waveform_data: attachment.waveform_data,
+    bytes,
+  };
+}
+
 const recorderGroup = (page: Page) => page.getByRole('group', { name: 'Voice recorder' });
 const recordButton = (page: Page) => page.getByRole('button', { name: 'Record voice message' });
 
@@ -138,12 +185,10 @@ describe('voice recorder in real Chromium (fake microphone)', () => {
       'Send voice message',
     );
     const stoppedAt = Date.now();
-    await page.keyboard.press('Enter');
+    const recording = await sentRecording(page, () => page.keyboard.press('Enter'));
     await recorderGroup(page).waitFor({ state: 'detached' });
-    await page.waitForFunction(() => (window as Watched).voiceObserved?.recording);
 
-    const result = await observed(page);
-    expect(result.states).toEqual([
+    expect(await states(page)).toEqual([
       'stopped:starting',
       'recording',
       'paused',
@@ -151,7 +196,6 @@ describe('voice recorder in real Chromium (fake microphone)', () => {
       'recording:stopping',
       'closed',
     ]);
-    const recording = result.recording!;
     const expected = (pausedAt - startedAt + (stoppedAt - resumedAt)) / 1000;
     process.stdout.write(
       `[e2e] voice: ${recording.duration}s recorded, ~${expected.toFixed(2)}s expected, ${recording.size} bytes ${recording.type}\n`,
@@ -159,11 +203,10 @@ describe('voice recorder in real Chromium (fake microphone)', () => {
     expect(recording.mime_type).toBe('audio/webm');
     expect(recording.type).toBe('audio/webm');
     expect(recording.name).toMatch(/^voice-recording-\d{4}-\d\d-\d\dT[\d-]+Z\.webm$/);
-    expect(recording.head).toEqual([0x1a, 0x45, 0xdf, 0xa3]); // EBML: a real WebM file
+    expect([...recording.bytes.subarray(0, 4)]).toEqual([0x1a, 0x45, 0xdf, 0xa3]); // EBML: a real WebM file
     expect(recording.size).toBeGreaterThan(1_000);
     // Voice bit rate (32 kbit/s asked for), not the browser's music default (about 128 kbit/s).
     expect((recording.size * 8) / recording.duration).toBeLessThan(48_000);
-    expect(recording.send).toBe(true);
     // The test sees each state a little after it happened and presses stop a little before it does, so the
     // recording may run slightly longer than measured here; the 1.5 s pause is left out either way.
     expect(recording.duration).toBeGreaterThan(expected - 0.3);
@@ -180,6 +223,7 @@ describe('voice recorder in real Chromium (fake microphone)', () => {
   it('at 375 px the recorder fits the composer; Escape deletes the recording', async () => {
     const phone = await open(browser, 375);
     const { page } = phone;
+    const uploads = uploadsOf(page);
     await recordButton(page).click();
     await waitForState(page, 'recording');
     await page.waitForTimeout(700);
@@ -192,9 +236,11 @@ describe('voice recorder in real Chromium (fake microphone)', () => {
     expect(box!.x + box!.width).toBeLessThanOrEqual(375);
     await page.keyboard.press('Escape');
     await recorderGroup(page).waitFor({ state: 'detached' });
-    const result = await observed(page);
-    expect(result.states).toEqual(['stopped:starting', 'recording', 'closed']);
-    expect(result.recording).toBeUndefined();
+    expect(await states(page)).toEqual(['stopped:starting', 'recording', 'closed']);
+    // Nothing was uploaded or sent, nothing waits in the composer.
+    await page.waitForTimeout(500);
+    expect(uploads).toEqual([]);
+    expect(await page.getByRole('list', { name: 'Attachments' }).count()).toBe(0);
     expect(pageProblems(phone)).toEqual([]);
   });
 
@@ -222,9 +268,9 @@ describe('voice recorder in real Chromium (fake microphone)', () => {
       const startedAt = await waitForState(page, 'recording');
       await page.waitForTimeout(1_500);
       const stoppedAt = Date.now();
-      await recorderGroup(page).getByRole('button', { name: 'Send voice message' }).click();
-      await page.waitForFunction(() => (window as Watched).voiceObserved?.recording);
-      const recording = (await observed(page)).recording!;
+      const recording = await sentRecording(page, () =>
+        recorderGroup(page).getByRole('button', { name: 'Send voice message' }).click(),
+      );
       process.stdout.write(`[e2e] voice ${mime}: ${recording.duration}s, ${recording.size} bytes\n`);
       expect(recording.mime_type).toBe(mime);
       expect(recording.type).toBe(mime);
@@ -233,43 +279,24 @@ describe('voice recorder in real Chromium (fake microphone)', () => {
       expect(recording.waveform_data.some((n) => n > 0.05)).toBe(true);
       if (mime === 'audio/wav') {
         expect(recording.name).toMatch(/\.wav$/);
-        expect(String.fromCharCode(...recording.head)).toBe('RIFF');
-        const header = await page.evaluate(async () => {
-          const detail = await new Promise<DataView>((resolve) => {
-            window.addEventListener(
-              'caseroom:voice-recorded',
-              (event) => {
-                const file = ((event as CustomEvent).detail as { recording: { file: File } }).recording.file;
-                void file.arrayBuffer().then((b) => resolve(new DataView(b)));
-              },
-              { once: true },
-            );
-            (document.querySelector('[data-testid="voice-record"]') as HTMLButtonElement).click();
-            setTimeout(
-              () =>
-                (
-                  document.querySelector('button[aria-label="Send voice message"]') as HTMLButtonElement
-                ).click(),
-              1_000,
-            );
-          });
-          return {
-            format: detail.getUint16(20, true),
-            channels: detail.getUint16(22, true),
-            rate: detail.getUint32(24, true),
-            bits: detail.getUint16(34, true),
-            data: detail.getUint32(40, true),
-            size: detail.byteLength,
-          };
-        });
-        // One second or so of 16 kHz, 16-bit mono PCM after the 44-byte header.
+        expect(recording.bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
+        const view = recording.bytes;
+        const header = {
+          format: view.readUInt16LE(20),
+          channels: view.readUInt16LE(22),
+          rate: view.readUInt32LE(24),
+          bits: view.readUInt16LE(34),
+          data: view.readUInt32LE(40),
+          size: view.length,
+        };
+        // The recording's length of 16 kHz, 16-bit mono PCM after the 44-byte header.
         expect(header).toMatchObject({ format: 1, channels: 1, rate: 16_000, bits: 16 });
         expect(header.size).toBe(44 + header.data);
-        expect(header.data / 2 / 16_000).toBeGreaterThan(0.7);
-        expect(header.data / 2 / 16_000).toBeLessThan(1.6);
+        expect(header.data / 2 / 16_000).toBeGreaterThan(recording.duration - 0.3);
+        expect(header.data / 2 / 16_000).toBeLessThan(recording.duration + 0.3);
       } else {
         expect(recording.name).toMatch(/\.mp4$/);
-        expect(String.fromCharCode(...recording.head.slice(0, 4))).not.toBe('RIFF');
+        expect(recording.bytes.subarray(0, 4).toString('latin1')).not.toBe('RIFF');
       }
       expect(pageProblems(user)).toEqual([]);
     }
@@ -282,7 +309,7 @@ describe('voice recorder in real Chromium (fake microphone)', () => {
     const alert = recorderGroup(page).getByRole('alert');
     await alert.waitFor();
     expect(await alert.innerText()).toBe('Please grant permission to use microhpone');
-    expect((await observed(page)).states).toEqual(['stopped:starting', 'error']);
+    expect(await states(page)).toEqual(['stopped:starting', 'error']);
     await screenshot(page, 'voice-recorder-denied');
     expect(await seriousA11yViolations(page)).toEqual([]);
     await recorderGroup(page).getByRole('button', { name: 'Close recorder' }).click();

@@ -178,12 +178,30 @@ async function dropPdf(page: Page, name: string): Promise<void> {
   await page.getByTestId('drop-zone').waitFor({ state: 'detached' });
 }
 
+/**
+ * The newest row of the list is wholly inside the list's viewport: the sender sees what they sent (a row's margins
+ * once went uncounted by the virtual list, which then left the newest message below the fold).
+ */
+async function newestInView(page: Page): Promise<void> {
+  const inView = () =>
+    page.evaluate(() => {
+      const scroller = document.querySelector('.message-scroller');
+      const rows = scroller?.querySelectorAll('[role="listitem"]');
+      const last = rows?.[rows.length - 1];
+      if (!scroller || !last) return 'no rows';
+      const gap = last.getBoundingClientRect().bottom - scroller.getBoundingClientRect().bottom;
+      return gap <= 2 ? 'in view' : `${Math.round(gap)} px below the fold`;
+    });
+  await expect.poll(inView, { timeout: 5_000 }).toBe('in view');
+}
+
 /** Sends with Enter and waits until the server has the message (the sender's bubble is `received`). */
 async function sendAndWait(page: Page, text: string): Promise<void> {
   await composer(page).fill(text);
   await composer(page).press('Enter');
   await page.locator('[data-status="received"]', { hasText: text }).first().waitFor(LIVE);
   expect(await previews(page).count()).toBe(0);
+  await newestInView(page);
 }
 
 const isUpload = (url: string, method: string) =>
@@ -275,12 +293,20 @@ describe('files, images, voice and links between two users (issue 14) in real Ch
     expect([200, 201]).toContain((await uploaded).status());
     const voiceMessage = ((await (await sent).json()) as { message: { id: string } }).message;
     await page.locator(`article[data-message-id="${voiceMessage.id}"] .voice-player`).waitFor(LIVE);
+    await newestInView(page);
 
     // 4. A link: the composer shows its preview, the message carries it.
     await composer(page).fill(texts.link);
     await page.getByRole('list', { name: 'Link previews' }).getByText(`School notice ${tag}`).waitFor(LIVE);
     await composer(page).press('Enter');
     await page.locator('[data-status="received"]', { hasText: 'before the meeting' }).last().waitFor(LIVE);
+    await page
+      .getByRole('log', { name: 'Messages' })
+      .getByRole('listitem')
+      .last()
+      .getByTestId('link-card')
+      .waitFor(LIVE);
+    await newestInView(page);
     return { texts, photoName, pdfName, voiceId: voiceMessage.id };
   }
 

@@ -299,7 +299,7 @@ describe('files, images, voice and links between two users (issue 14) in real Ch
     await composer(page).fill(texts.link);
     await page.getByRole('list', { name: 'Link previews' }).getByText(`School notice ${tag}`).waitFor(LIVE);
     await composer(page).press('Enter');
-    await page.locator('[data-status="received"]', { hasText: 'before the meeting' }).last().waitFor(LIVE);
+    await page.locator('[data-status="received"]', { hasText: `notice/${tag} before` }).waitFor(LIVE);
     await page
       .getByRole('log', { name: 'Messages' })
       .getByRole('listitem')
@@ -368,7 +368,7 @@ describe('files, images, voice and links between two users (issue 14) in real Ch
     expect(voiceBox!.x + voiceBox!.width).toBeLessThanOrEqual(width);
 
     // The link card from the test site.
-    const linkCard = item('before the meeting').last().getByTestId('link-card');
+    const linkCard = item(`notice/${tag} before`).getByTestId('link-card');
     await linkCard.waitFor(LIVE);
     await linkCard.scrollIntoViewIfNeeded();
     expect(await linkCard.innerText()).toContain(`School notice ${tag}`);

@@ -216,6 +216,8 @@ describe('files, images, voice and links between two users (issue 14) in real Ch
   let photo: Buffer;
   let apiKey = '';
   const users: UserPage[] = [];
+  /** Image answers the receivers' browsers got when opening the photos (checked for EXIF). */
+  let imagesSeen = 0;
 
   beforeAll(async () => {
     photo = await photoWithGps();
@@ -335,6 +337,37 @@ describe('files, images, voice and links between two users (issue 14) in real Ch
     const imgBox = await photoItem.locator('.attachments img').boundingBox();
     expect(imgBox!.x).toBeGreaterThanOrEqual(0);
     expect(imgBox!.x + imgBox!.width).toBeLessThanOrEqual(width);
+    // Opened, the photo is what a person can save: the file the receiver's browser got for the carousel (the
+    // original) came without the EXIF (camera, GPS position).
+    // (Read on the way through a route: the SDK reads file bodies as streams, which Playwright cannot hand back.)
+    const images: Array<{ url: string; body: Buffer }> = [];
+    await page.route('**/chat/files/**', async (route) => {
+      const answer = await route.fetch();
+      const body = await answer.body();
+      if ((answer.headers()['content-type'] ?? '').startsWith('image/') && answer.status() === 200)
+        images.push({ url: new URL(route.request().url()).pathname, body });
+      await route.fulfill({ response: answer, body });
+    });
+    await photoItem.locator('.attachment-image-button').click();
+    const carousel = page.locator('dialog.carousel');
+    await page.waitForFunction(
+      () => {
+        const img = document.querySelector<HTMLImageElement>('dialog.carousel img');
+        return !!img && img.complete && img.naturalWidth > 0;
+      },
+      undefined,
+      LIVE,
+    );
+    await page.unrouteAll({ behavior: 'wait' });
+    expect(images.length).toBeGreaterThan(0);
+    for (const image of images) {
+      const meta = await sharp(image.body).metadata();
+      expect([image.url, meta.width, meta.exif]).toEqual([image.url, 640, undefined]);
+      expect(image.body.includes(Buffer.from('E2ECam'))).toBe(false);
+    }
+    imagesSeen += images.length;
+    await page.keyboard.press('Escape');
+    await carousel.waitFor({ state: 'detached' });
 
     // The PDF card: name, size, and a download that gives back the same bytes.
     const pdfItem = item(sentOut.texts.pdf);
@@ -446,7 +479,9 @@ describe('files, images, voice and links between two users (issue 14) in real Ch
     const chatFiles = [...new Set(fileUrls.filter((u): u is string => !!u && u.includes('/chat/files/')))];
     // Per round: the photo and its thumbnail, the PDF, the voice file.
     expect(chatFiles.length).toBeGreaterThanOrEqual(6);
-    process.stdout.write(`[e2e] chat-files: ${chatFiles.length} file URLs checked\n`);
+    process.stdout.write(
+      `[e2e] chat-files: ${chatFiles.length} file URLs checked, ${imagesSeen} originals opened in the carousel\n`,
+    );
 
     // Members read every file; the photo has lost its EXIF (camera and GPS position).
     for (const url of chatFiles) expect([url, (await noah.chat.getFile(url)).status]).toEqual([url, 200]);

@@ -41,6 +41,11 @@ const PDF = Buffer.from(
     'trailer<</Root 1 0 R>>\n%%EOF\n',
 );
 
+/** A Buffer as a Blob part. */
+const bytes = (buffer: Buffer) => new Uint8Array(buffer);
+/** A received message's attachments (the SDK keeps them as plain records). */
+const attachmentsOf = (message: LocalMessage) => (message.attachments ?? []) as Attachment[];
+
 describe('uploads through the SDK, real server on PostgreSQL', () => {
   let server: FullServer;
   let media: MediaHelpers;
@@ -140,7 +145,7 @@ describe('uploads through the SDK, real server on PostgreSQL', () => {
     const image = await media.png(800, 600);
     const imageProgress: number[] = [];
     const answer: UploadResponse = await channel.sendImage(
-      new Blob([image], { type: 'image/png' }),
+      new Blob([bytes(image)], { type: 'image/png' }),
       'plan.png',
       undefined,
       { onProgress: (p) => imageProgress.push(p.loaded) },
@@ -192,8 +197,8 @@ describe('uploads through the SDK, real server on PostgreSQL', () => {
     const theirs = await watched(noah);
     const image = await media.png(1200, 900);
     const done = await mine.composer.attachments.addFiles([
-      new File([image], 'photo.png', { type: 'image/png' }),
-      new File([PDF], 'letter.pdf', { type: 'application/pdf' }),
+      new File([bytes(image)], 'photo.png', { type: 'image/png' }),
+      new File([bytes(PDF)], 'letter.pdf', { type: 'application/pdf' }),
     ]);
     expect(done.map((a) => a.localMetadata.uploadState)).toEqual(['finished', 'finished']);
     mine.composer.setText('the documents');
@@ -201,7 +206,7 @@ describe('uploads through the SDK, real server on PostgreSQL', () => {
     expect(message?.status).toBe('received');
     const got = await received(theirs, (message as LocalMessage).id);
     expect(got.text).toBe('the documents');
-    const [photo, pdf] = got.attachments ?? [];
+    const [photo, pdf] = attachmentsOf(got);
     const photoId = chatFileIdOf(photo?.image_url ?? '');
     expect(photo).toMatchObject({
       type: 'image',
@@ -231,24 +236,26 @@ describe('uploads through the SDK, real server on PostgreSQL', () => {
     const mine = maria.channel('messaging', 'files');
     const theirs = noah.channel('messaging', 'files');
 
-    await mine.composer.attachments.addFiles([new File([PDF], 'form.pdf', { type: 'application/pdf' })]);
+    await mine.composer.attachments.addFiles([
+      new File([bytes(PDF)], 'form.pdf', { type: 'application/pdf' }),
+    ]);
     const only = await mine.composer.send();
     expect(only?.status).toBe('received');
     const got = await received(theirs, (only as LocalMessage).id);
     expect(got.text ?? '').toBe('');
     expect(got.attachments).toHaveLength(1);
-    expect(got.attachments?.[0]).toMatchObject({ type: 'file', title: 'form.pdf' });
+    expect(attachmentsOf(got)[0]).toMatchObject({ type: 'file', title: 'form.pdf' });
 
     const webm = media.voiceWebm(mediaDir);
     const waveform = Array.from({ length: 100 }, (_, i) => Math.round(Math.abs(Math.sin(i / 7)) * 100) / 100);
     const recording = await mine.composer.attachments.addVoiceRecording(
-      new Blob([webm], { type: 'audio/webm' }),
+      new Blob([bytes(webm)], { type: 'audio/webm' }),
       { duration: 3, waveform_data: waveform },
     );
     expect(recording.localMetadata.uploadState).toBe('finished');
     const spoken = await mine.composer.send();
     const heard = await received(theirs, (spoken as LocalMessage).id);
-    const attachment = heard.attachments?.[0];
+    const attachment = attachmentsOf(heard)[0];
     const id = chatFileIdOf(attachment?.asset_url ?? '');
     expect(attachment).toMatchObject({
       type: 'voiceRecording',
@@ -266,7 +273,7 @@ describe('uploads through the SDK, real server on PostgreSQL', () => {
 
   it('client.files downloads with the token; mediaUrl works on the real route', async () => {
     const noah = clients[1] as ChatClient;
-    const [photo, pdf] = sent.attachments ?? [];
+    const [photo, pdf] = attachmentsOf(sent);
     const original = await noah.files.fetchFile(photo?.image_url ?? '');
     expect(original.size).toBe(photo?.file_size);
     const objectUrl = await noah.files.fetchBlob(photo?.image_url ?? '');
@@ -285,6 +292,12 @@ describe('uploads through the SDK, real server on PostgreSQL', () => {
     const streamed = await fetch(voiceUrl);
     expect(streamed.status).toBe(200);
     expect(Number(streamed.headers.get('content-length'))).toBe(voice.file_size);
+    // Every chat route wants the api key, file routes too: mediaUrl carries it (code 2 without it).
+    const noKey = new URL(voiceUrl);
+    noKey.searchParams.delete('api_key');
+    const refused = await fetch(noKey);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ code: 2 });
     const ranged = await fetch(voiceUrl, { headers: { range: 'bytes=0-99' } });
     expect(ranged.status).toBe(206);
     expect((await ranged.arrayBuffer()).byteLength).toBe(100);
@@ -293,7 +306,7 @@ describe('uploads through the SDK, real server on PostgreSQL', () => {
   it('the outsider gets 404 for every URL; a removed member loses access', async () => {
     const eve = await connect('eve');
     const rita = await connect('rita');
-    const [photo, pdf] = sent.attachments ?? [];
+    const [photo, pdf] = attachmentsOf(sent);
     const urls = [photo?.image_url, photo?.thumb_url, pdf?.asset_url, voice.asset_url].map((u) => u ?? '');
     for (const url of urls) {
       expect(await statusOf(eve.files.fetchFile(url))).toBe(404);
@@ -313,7 +326,9 @@ describe('uploads through the SDK, real server on PostgreSQL', () => {
     const maria = clients[0] as ChatClient;
     const attachments = maria.channel('messaging', 'files').composer.attachments;
     const rows = await uploadRows();
-    const [done] = await attachments.addFiles([new File([PDF], 'draft.pdf', { type: 'application/pdf' })]);
+    const [done] = await attachments.addFiles([
+      new File([bytes(PDF)], 'draft.pdf', { type: 'application/pdf' }),
+    ]);
     expect(done?.localMetadata.uploadState).toBe('finished');
     const url = done?.asset_url ?? '';
     expect(await statusOf(maria.files.fetchFile(url))).toBe(200);
@@ -335,7 +350,7 @@ describe('uploads through the SDK, real server on PostgreSQL', () => {
       const rows = await uploadRows();
       const [big, zip] = await attachments.addFiles([
         new File([new Uint8Array(5000)], 'big.pdf', { type: 'application/pdf' }),
-        new File([PDF], 'archive.zip', { type: 'application/zip' }),
+        new File([bytes(PDF)], 'archive.zip', { type: 'application/zip' }),
       ]);
       expect(big?.localMetadata).toMatchObject({
         uploadState: 'blocked',
@@ -363,11 +378,15 @@ describe('uploads through the SDK, real server on PostgreSQL', () => {
       ]);
       expect(big?.localMetadata).toMatchObject({ uploadState: 'failed', errorReason: 'file-size' });
       expect(big?.localMetadata.errorExtraInfo).toMatch(/2000 bytes/);
-      // The notice names the limit of the settings the client has (fetched before the change: the default).
-      expect(maria.notifications.getSnapshot().map((n) => n.text)).toContain(
-        'Error uploading "big.pdf", maximum file size 100MB exceeded',
-      );
+      // The notice names the server's limit, not the stale settings' (which would say the default 100MB).
+      expect(maria.notifications.getSnapshot().map((n) => n.text)).toContain(limitText);
       await attachments.remove(big?.localMetadata.id ?? '');
+      // The refusal made the client read /app again: the next file over the limit is blocked before uploading.
+      const [next] = await attachments.addFiles([
+        new File([new Uint8Array(8_000_000)], 'big.pdf', { type: 'application/pdf' }),
+      ]);
+      expect(next?.localMetadata).toMatchObject({ uploadState: 'blocked', errorReason: 'file-size' });
+      await attachments.remove(next?.localMetadata.id ?? '');
 
       // The same through sendFile: the answer, not a network error.
       const refused = maria
@@ -378,6 +397,7 @@ describe('uploads through the SDK, real server on PostgreSQL', () => {
     });
 
     it('bypassed: a file whose declared type lies is refused with code 4 "file extension" → file-extension', async () => {
+      // Its name and declared type pass the client-side check; the server sniffs the content.
       const maria = clients[0] as ChatClient;
       const attachments = maria.channel('messaging', 'files').composer.attachments;
       // A zip archive named and typed as text.
@@ -386,7 +406,9 @@ describe('uploads through the SDK, real server on PostgreSQL', () => {
           '504b0506000000000000000000000000000000000000',
         'hex',
       );
-      const [liar] = await attachments.addFiles([new File([zip], 'notes.txt', { type: 'text/plain' })]);
+      const [liar] = await attachments.addFiles([
+        new File([bytes(zip)], 'notes.txt', { type: 'text/plain' }),
+      ]);
       expect(liar?.localMetadata).toMatchObject({ uploadState: 'failed', errorReason: 'file-extension' });
       expect(liar?.localMetadata.errorExtraInfo).toMatch(/file extension/i);
       expect(maria.notifications.getSnapshot().map((n) => n.text)).toContain(

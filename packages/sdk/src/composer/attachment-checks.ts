@@ -46,6 +46,16 @@ export function uploadErrorReason(error: Pick<ChatApiError, 'code' | 'message'>)
   return 'unknown';
 }
 
+/**
+ * The limit a server's size refusal names ("the maximum file size is 2000 bytes"), in bytes; undefined when it names
+ * none. The server's limit is the one that refused: the client's settings may be older than it.
+ */
+export function refusedSizeLimit(error: Pick<ChatApiError, 'message'>): number | undefined {
+  const match = /(\d+)\s*bytes/i.exec(error.message);
+  const limit = match ? Number(match[1]) : NaN;
+  return Number.isSafeInteger(limit) && limit > 0 ? limit : undefined;
+}
+
 /** The result of the client-side check (chat-spec §3 uploadPermissionCheck). */
 export interface UploadPermissionCheck {
   uploadBlocked: boolean;

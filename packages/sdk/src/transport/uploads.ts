@@ -67,3 +67,8 @@ export function getAppSettings(api: ApiClient): Promise<AppSettings> {
   }
   return cached;
 }
+
+/** Drops the cached settings (a server refusal showed they changed); the next `getAppSettings` asks again. */
+export function forgetAppSettings(api: ApiClient): void {
+  appSettingsCache.delete(api);
+}

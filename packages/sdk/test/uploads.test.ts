@@ -397,10 +397,10 @@ describe('uploads through the SDK, real server on PostgreSQL', () => {
     });
 
     it('bypassed: a file whose declared type lies is refused with code 4 "file extension" → file-extension', async () => {
-      // Its name and declared type pass the client-side check; the server sniffs the content.
+      // Name and declared type pass the client-side check; the server sniffs the content.
       const maria = clients[0] as ChatClient;
       const attachments = maria.channel('messaging', 'files').composer.attachments;
-      // A zip archive named and typed as text.
+      // A zip archive named and typed as text: its name does not match its content.
       const zip = Buffer.from(
         '504b0304140000000000000000000000000000000000000000000000000000000000000000000000000000000000' +
           '504b0506000000000000000000000000000000000000',
@@ -410,10 +410,16 @@ describe('uploads through the SDK, real server on PostgreSQL', () => {
         new File([bytes(zip)], 'notes.txt', { type: 'text/plain' }),
       ]);
       expect(liar?.localMetadata).toMatchObject({ uploadState: 'failed', errorReason: 'file-extension' });
-      expect(liar?.localMetadata.errorExtraInfo).toMatch(/file extension/i);
-      expect(maria.notifications.getSnapshot().map((n) => n.text)).toContain(
-        'Error uploading "notes.txt", type .txt not supported',
-      );
+      expect(liar?.localMetadata.errorExtraInfo).toMatch(/file extension \.txt does not match/i);
+      const notices = () => maria.notifications.getSnapshot().map((n) => n.text);
+      expect(notices()).toContain('Error uploading "notes.txt", type .txt not supported');
+
+      // Without an extension, typed as text: the content's extension is the blocked one, and the notice says so
+      // (the name has none to show; the declared type would be the lie).
+      const [unnamed] = await attachments.addFiles([new File([bytes(zip)], 'notes', { type: 'text/plain' })]);
+      expect(unnamed?.localMetadata).toMatchObject({ uploadState: 'failed', errorReason: 'file-extension' });
+      expect(unnamed?.localMetadata.errorExtraInfo).toBe('File extension .zip is not allowed');
+      expect(notices()).toContain('Error uploading "notes", type .zip not supported');
     });
   });
 });

@@ -12,6 +12,7 @@ import {
   checkUpload,
   configFor,
   fillText,
+  refusedExtension,
   refusedSizeLimit,
   uploadErrorReason,
   uploadNoticeText,
@@ -307,12 +308,13 @@ export class AttachmentManager {
       const failure = toChatApiError(error);
       const reason = uploadErrorReason(failure);
       this.ctx.logger('warn', `${ATTACHMENT_ERRORS.uploadFailed}: ${failure.message}`, { reason });
-      // A refusal the check let through: the settings changed since they were read. The notice names the server's
-      // limit, and the next check reads them again.
+      // A refusal the check let through: the settings changed since they were read, or the content is not what its
+      // name and type say. The notice names the server's limit or extension, and the next check reads them again.
       if (reason !== 'unknown') forgetAppSettings(this.ctx.api);
       const limit = reason === 'file-size' ? refusedSizeLimit(failure) : undefined;
       const shown = limit === undefined ? config : { ...config, size_limit: limit };
-      this.ctx.notify({ text: uploadNoticeText(name, file.type, reason, shown) });
+      const ext = reason === 'file-extension' ? refusedExtension(failure) : undefined;
+      this.ctx.notify({ text: uploadNoticeText(name, file.type, reason, shown, ext) });
       return this.patch(id, { uploadState: 'failed', errorReason: reason, errorExtraInfo: failure.message });
     }
     this.controllers.delete(id);

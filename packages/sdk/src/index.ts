@@ -93,6 +93,13 @@ export {
 } from './composer/mention-search.js';
 export { cooldownRemaining } from './composer/cooldown.js';
 export {
+  LinkPreviewManager,
+  previewableLinks,
+  type LinkPreview,
+  type LinkPreviewStatus,
+  type LinkPreviewsSnapshot,
+} from './composer/link-preview-manager.js';
+export {
   SearchController,
   SEARCH_PAGE_SIZE,
   type SearchSnapshot,

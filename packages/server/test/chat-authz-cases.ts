@@ -1,4 +1,6 @@
 import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { ChatPosition } from '../src/chat/policy/matrix.js';
 import type { TestServer } from './helpers/server.js';
 import { buildChannel, callAs, messageBy, type ChatWorld } from './chat-authz-fixtures.js';
@@ -38,6 +40,24 @@ async function channelToChange(server: TestServer, world: ChatWorld, call: strin
 const victims = new WeakMap<ChatWorld, Map<string, Awaited<ReturnType<typeof buildChannel>>>>();
 
 type Opts = { body?: unknown; query?: Record<string, string> };
+
+/** A page with a preview on loopback, under a domain name the server's outbound client is told about. */
+let previewPort: Promise<number> | undefined;
+async function previewSite(server: TestServer): Promise<string> {
+  previewPort ??= new Promise((resolve) => {
+    const site = http.createServer((_req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<html><head><title>A page</title></head></html>'),
+    );
+    site.unref();
+    site.listen(0, '127.0.0.1', () => resolve((site.address() as AddressInfo).port));
+  });
+  const port = await previewPort;
+  server.app.chat.linkPreviews.httpOut.allowAlso(['127.0.0.1']);
+  server.app.chat.linkPreviews.httpOut.mapHost('preview.example.com', '127.0.0.1');
+  return `http://preview.example.com:${port}/`;
+}
 
 /** A call whose path (and options) may depend on the world and the position. */
 const plain =
@@ -219,6 +239,10 @@ export const CHAT_RUNNERS: Record<string, ChatRunner> = {
     return { status: (await callAs(server, world, who, 'DELETE', '/devices', { query: { id } })).status };
   },
   'GET /chat/rate_limits': plain('GET', () => '/rate_limits'),
+  'GET /chat/og': async (server, world, who) => {
+    const url = await previewSite(server);
+    return { status: (await callAs(server, world, who, 'GET', '/og', { query: { url } })).status };
+  },
   'POST /chat/channels': seeing(
     'POST',
     '/channels',

@@ -11,7 +11,7 @@ import {
 } from './admin.js';
 import { ADMIN_ENDPOINTS } from './api-admin.js';
 import { UPLOAD_ENDPOINTS } from './api-uploads.js';
-import { FileQuery } from './attachments.js';
+import { FileQuery, OgQuery, OgResponse } from './attachments.js';
 import * as R from './api-requests.js';
 import { WireEvent } from './events.js';
 import {
@@ -119,6 +119,15 @@ export const CHAT_ENDPOINTS: readonly ChatEndpoint[] = [
     query: R.RateLimitsQuery,
     response: z.object({ web: z.record(z.string(), Limit), server_side: z.record(z.string(), Limit) }),
   }),
+  ep(
+    'GET',
+    '/chat/og',
+    'Link preview of a page (enrichURL): an attachment with og_scrape_url; code 4 if none.',
+    {
+      query: OgQuery,
+      response: OgResponse,
+    },
+  ),
 
   ep('POST', '/chat/channels', 'Query channels (filters, sort, limit 25, offset, state, watch, presence).', {
     body: QueryChannelsRequest,

@@ -151,3 +151,28 @@ const ResizeBound = z
  */
 export const FileQuery = z.looseObject({ w: ResizeBound, h: ResizeBound });
 export type FileQuery = z.infer<typeof FileQuery>;
+
+/**
+ * The URL a link preview may be made for (chat-spec §5: a hostname of valid domain form): http or https, no
+ * credentials, a host name of letter/digit/hyphen labels with an alphabetic (or punycode) top-level label — not an
+ * address, not `localhost`. Answers the normalised URL, or undefined.
+ */
+export function linkPreviewUrl(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password)
+    return undefined;
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  if (host.length > 253) return undefined;
+  const labels = host.split('.');
+  if (labels.length < 2) return undefined;
+  const label = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+  if (!labels.every((l) => label.test(l))) return undefined;
+  const top = labels[labels.length - 1] ?? '';
+  if (!/^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(top)) return undefined;
+  return url.toString();
+}

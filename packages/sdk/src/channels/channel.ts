@@ -9,7 +9,14 @@ import {
   type UploadResponse,
 } from '@caseroom/protocol';
 import type { ClientContext } from '../client/context.js';
-import { deliverWithEcho, echoTime, echoUser, forResend, type EchoHost } from '../messages/local-echo.js';
+import {
+  deliverWithEcho,
+  echoTime,
+  echoUser,
+  forResend,
+  type EchoHost,
+  type SendOptions,
+} from '../messages/local-echo.js';
 import {
   createLocalMessage,
   received,
@@ -190,14 +197,14 @@ export class ChatChannel extends ChannelMessageActions {
    * Sends with local echo: the message appears at once with status `sending`, then becomes
    * `received` (the server copy) or `failed` (with the error). Never throws for a server refusal.
    */
-  async sendMessage(draft: MessageDraft): Promise<LocalMessage> {
+  async sendMessage(draft: MessageDraft, options?: SendOptions): Promise<LocalMessage> {
     const user = echoUser(this.ctx.currentUser());
     const cid = this.cid;
     if (!cid) throw new Error('Call watch() before sending to a channel without an id');
     const newest = latestSet(this.store.getSnapshot().messageSets)?.messages.at(-1);
     const local = createLocalMessage(draft, cid, user, echoTime(newest));
     this.typingSender.stop(draft.parent_id);
-    return deliverWithEcho(local, this.echoHost);
+    return deliverWithEcho(local, this.echoHost, options);
   }
 
   /** Sends a failed message again with the same id; the error is cleared while it runs. */
@@ -372,7 +379,8 @@ export class ChatChannel extends ChannelMessageActions {
     return {
       find: (id) => this.findMessage(id),
       upsert: (m) => this.upsert(m),
-      post: (message) => this.ctx.api.post<SendMessageResponse>(`${this.path()}/message`, { message }),
+      post: (message, options) =>
+        this.ctx.api.post<SendMessageResponse>(`${this.path()}/message`, { message, ...options }),
       logger: this.ctx.logger,
     };
   }

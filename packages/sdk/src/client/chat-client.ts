@@ -1,4 +1,4 @@
-import type { AppSettings, ChatEvent, Message, OwnUser } from '@caseroom/protocol';
+import type { AppSettings, ChatEvent, Message, OgResponse, OwnUser } from '@caseroom/protocol';
 import { ChatChannel, type ChannelData } from '../channels/channel.js';
 import { ChannelList, type ChannelListContext, type ChannelListOptions } from '../channels/channel-list.js';
 import type { LocalMessage } from '../messages/local-message.js';
@@ -275,6 +275,11 @@ export class ChatClient {
   /** Catches up after a dropped connection: `/sync`, list re-query (limit 30), active channel reload. */
   recover(): Promise<void> {
     return this.recovery.run();
+  }
+
+  /** `GET /chat/og`: the link preview of a page (chat-spec §7 enrichURL); rejects (code 4) when it has none. */
+  enrichURL(url: string): Promise<OgResponse> {
+    return this.api.get<OgResponse>('/og', { query: { url } });
   }
 
   /** The held copy of a message in any channel or thread. */

@@ -8,6 +8,9 @@ import { Debounce } from '../timing/debounce.js';
 import { toChatApiError } from '../transport/errors.js';
 import { AttachmentManager } from './attachment-manager.js';
 import { cooldownRemaining, Countdown } from './cooldown.js';
+import { LinkPreviewManager } from './link-preview-manager.js';
+import type { SendOptions } from '../messages/local-echo.js';
+import type { OgResponse } from '@caseroom/protocol';
 import {
   activeTrigger,
   MEMBERS_FULLY_LOADED_BELOW,
@@ -43,12 +46,15 @@ export interface ComposerSnapshot {
 export interface ComposerTarget {
   /** Undefined in the main list; the parent message id in a thread. */
   parentId?: string;
-  send(draft: {
-    text: string;
-    mentioned_users: string[];
-    quoted_message_id?: string;
-    attachments?: Record<string, unknown>[];
-  }): Promise<LocalMessage>;
+  send(
+    draft: {
+      text: string;
+      mentioned_users: string[];
+      quoted_message_id?: string;
+      attachments?: Record<string, unknown>[];
+    },
+    options?: SendOptions,
+  ): Promise<LocalMessage>;
 }
 
 /**
@@ -68,14 +74,22 @@ export class MessageComposer {
   private searchSeq = 0;
   private readonly unsubscribe: () => void;
   private readonly stopAttachments: () => void;
+  /** Link previews of the text (chat-spec §4): `linkPreviews.state`, `dismiss(url)`. */
+  readonly linkPreviews: LinkPreviewManager;
 
   constructor(
     private readonly ctx: ClientContext,
     private readonly channel: ChatChannel,
     private readonly target: ComposerTarget = {
-      send: (draft) => channel.sendMessage(draft),
+      send: (draft, options) => channel.sendMessage(draft, options),
     },
   ) {
+    this.linkPreviews = new LinkPreviewManager({
+      enrich: (url) => ctx.api.get<OgResponse>('/og', { query: { url } }),
+      enabled: () =>
+        channel.state.getSnapshot().channel?.config.url_enrichment === true &&
+        this.capabilities().includes('send-links'),
+    });
     this.store = new StateStore<ComposerSnapshot>({ text: '', mentionedUsers: [], cooldownRemaining: 0 });
     this.attachments = new AttachmentManager(ctx, channel);
     this.stopAttachments = this.attachments.state.subscribe(() => this.refresh());
@@ -115,6 +129,7 @@ export class MessageComposer {
     const state = this.store.getSnapshot();
     this.refresh({ text: next, mentionedUsers: keepMentions(next, state.mentionedUsers) });
     if (next.trim() !== '' && !state.editing) this.channel.keystroke(this.target.parentId);
+    if (!state.editing) this.linkPreviews.setText(next);
     this.updateSuggestions(next, Math.min(cursor, next.length));
   }
 
@@ -204,13 +219,20 @@ export class MessageComposer {
       return edited;
     }
     this.refresh({ text: '', mentionedUsers: [], quoted: undefined, suggestions: undefined });
+    const { attachments: previews, ...sendOptions } = this.linkPreviews.forSend();
+    this.linkPreviews.clear();
     this.attachments.reset();
-    const sent = await this.target.send({
-      text,
-      mentioned_users: mentioned,
-      ...(attachments.length > 0 ? { attachments } : {}),
-      ...(state.quoted ? { quoted_message_id: state.quoted.id } : {}),
-    });
+    // Files first, then the link previews the user kept (chat-spec §3: an attachment with og_scrape_url).
+    const all = [...attachments, ...previews];
+    const sent = await this.target.send(
+      {
+        text,
+        mentioned_users: mentioned,
+        ...(all.length > 0 ? { attachments: all } : {}),
+        ...(state.quoted ? { quoted_message_id: state.quoted.id } : {}),
+      },
+      sendOptions,
+    );
     if (sent.status === 'failed' && sent.error?.code === ChatErrorCode.Cooldown)
       this.serverCooldown(sent.error.message);
     else this.restartCooldown(sent.status === 'received' ? sent.created_at : undefined);
@@ -230,6 +252,7 @@ export class MessageComposer {
     this.attachments.dispose();
     this.countdown.stop();
     this.search.cancel();
+    this.linkPreviews.dispose();
   }
 
   private matchesMode(message: LocalMessage): boolean {

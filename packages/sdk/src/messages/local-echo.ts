@@ -3,11 +3,18 @@ import { toChatApiError } from '../transport/errors.js';
 import type { Logger } from '../transport/logger.js';
 import { received, toSendPayload, type LocalMessage } from './local-message.js';
 
+/** Options of a send beside the message (chat-spec §7 send message: `skip_push`, `skip_enrich_url`). */
+export interface SendOptions {
+  skip_push?: boolean;
+  /** The server adds no link preview (the user dismissed it in the composer). */
+  skip_enrich_url?: boolean;
+}
+
 /** Where a local echo lives while its send runs (a channel's message sets, a thread's replies). */
 export interface EchoHost {
   find(id: string): LocalMessage | undefined;
   upsert(message: LocalMessage): void;
-  post(payload: ReturnType<typeof toSendPayload>): Promise<SendMessageResponse>;
+  post(payload: ReturnType<typeof toSendPayload>, options?: SendOptions): Promise<SendMessageResponse>;
   logger: Logger;
 }
 
@@ -27,10 +34,14 @@ export function echoTime(newest: LocalMessage | undefined): Date {
  * `received` (the server copy) or `failed` with the error. A 400 code 4 "already exists" counts as
  * received. Never throws for a server refusal.
  */
-export async function deliverWithEcho(message: LocalMessage, host: EchoHost): Promise<LocalMessage> {
+export async function deliverWithEcho(
+  message: LocalMessage,
+  host: EchoHost,
+  options?: SendOptions,
+): Promise<LocalMessage> {
   host.upsert(message);
   try {
-    const answer = await host.post(toSendPayload(message));
+    const answer = await host.post(toSendPayload(message), options);
     const current = host.find(message.id);
     // A message.new event may have merged the server copy already; keep whichever is newer.
     const done = current?.status === 'received' ? current : received(answer.message);

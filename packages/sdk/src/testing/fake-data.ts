@@ -22,6 +22,10 @@ export interface FakeChannelRecord {
   hidden: Set<string>;
   /** The channel's event counter: the `seq` of its last recorded event (as the server's `last_seq`). */
   lastSeq: number;
+  /** The channel type's `url_enrichment` (off unless a test turns it on). */
+  urlEnrichment?: boolean;
+  /** Capabilities the viewer lacks (tests of capability rules). */
+  withoutCapabilities?: string[];
 }
 
 /** The channel as `viewer` sees it (`hidden` is per member, as on the server). */
@@ -43,9 +47,9 @@ export function presentChannel(record: FakeChannelRecord, viewer?: string): Chan
       ...DEFAULT_CHANNEL_TYPE_SETTINGS,
       name: record.type,
       commands: [],
-      url_enrichment: false,
+      url_enrichment: record.urlEnrichment === true,
     },
-    own_capabilities: [...CAPABILITIES],
+    own_capabilities: CAPABILITIES.filter((c) => !record.withoutCapabilities?.includes(c)),
   };
 }
 

@@ -7,6 +7,8 @@ import {
   type ChatUser,
   type Message,
   type NewMessage,
+  type OgResponse,
+  linkPreviewUrl,
   type OwnUser,
   type QueryChannelRequest,
   type QueryChannelsRequest,
@@ -74,6 +76,8 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
   private readonly customKeys = new CustomKeys();
   /** Open connections: WebSockets and long-poll sessions. */
   readonly sockets = new Set<FakeConnection>();
+  /** Link previews `GET /og` answers, by URL (without one: code 4, no preview). */
+  readonly linkPreviews = new Map<string, Omit<OgResponse, 'og_scrape_url'>>();
   /** Thread replies by parent message id. */
   readonly replies = new Map<string, Message[]>();
   /** Uploaded files by id (`/chat/files/{id}/{name}`); deleted ones stay, marked. */
@@ -492,6 +496,16 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     return { events, more: false, cursor: { channels, notifications: 0 } };
   }
 
+  /** `GET /og`: a preview set in {@link linkPreviews}, else code 4 as the server answers a page without one. */
+  private linkPreview(url: string): OgResponse {
+    if (!linkPreviewUrl(url)) {
+      throw new HttpError(400, 4, 'url: the link must be http or https with a hostname of valid domain form');
+    }
+    const preview = this.linkPreviews.get(url);
+    if (!preview) throw new HttpError(400, 4, 'url: the link has no preview');
+    return { ...preview, og_scrape_url: url };
+  }
+
   private async route(request: FakeRequest): Promise<unknown> {
     const userId = request.query.user_id ?? '';
     const body = (request.body ?? {}) as Record<string, unknown>;
@@ -501,6 +515,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
       return queryChannels(this, userId, body as QueryChannelsRequest);
     }
     if (request.method === 'POST' && request.path === '/sync') return this.sync(userId, body);
+    if (request.method === 'GET' && request.path === '/og') return this.linkPreview(request.query.url ?? '');
     const upload = await routeUploads(this, request.method, segments, request.query, request.form, userId);
     if (upload !== undefined) return upload;
     const extra = routeExtras(this, request, segments, body, userId);

@@ -16,7 +16,14 @@ import {
   type LocalMessage,
   type MessageDraft,
 } from '../messages/local-message.js';
-import { deliverWithEcho, echoTime, echoUser, forResend, type EchoHost } from '../messages/local-echo.js';
+import {
+  deliverWithEcho,
+  echoTime,
+  echoUser,
+  forResend,
+  type EchoHost,
+  type SendOptions,
+} from '../messages/local-echo.js';
 import { applyMessageEvent, mergeServerMessage } from '../messages/message-state.js';
 import { ReadMarker } from '../read/read-marker.js';
 import { StateStore, type Store } from '../stores/store.js';
@@ -116,7 +123,7 @@ export class Thread {
   get composer(): MessageComposer {
     this.composerInstance ??= new MessageComposer(this.ctx, this.channel, {
       parentId: this.id,
-      send: (draft) => this.sendReply(draft),
+      send: (draft, options) => this.sendReply(draft, options),
     });
     return this.composerInstance;
   }
@@ -221,12 +228,12 @@ export class Thread {
    * Sends a reply with local echo: `sending`, then `received` or `failed` (kept for thread replies
    * too, chat-spec §3). Never throws for a server refusal.
    */
-  async sendReply(draft: Omit<MessageDraft, 'parent_id'>): Promise<LocalMessage> {
+  async sendReply(draft: Omit<MessageDraft, 'parent_id'>, options?: SendOptions): Promise<LocalMessage> {
     const user = echoUser(this.ctx.currentUser());
     const at = echoTime(this.store.getSnapshot().replies.at(-1));
     const local = createLocalMessage({ ...draft, parent_id: this.id }, this.cid, user, at);
     this.channel.stopTyping(this.id);
-    return deliverWithEcho(local, this.echoHost);
+    return deliverWithEcho(local, this.echoHost, options);
   }
 
   /** Sends a failed reply again with the same id, clearing its error. */
@@ -248,10 +255,10 @@ export class Thread {
     return {
       find: (id) => this.find(id),
       upsert: (m) => this.upsert(m),
-      post: (message) =>
+      post: (message, options) =>
         this.ctx.api.post<SendMessageResponse>(
           `/channels/${enc(this.channel.type)}/${enc(this.channel.id ?? '')}/message`,
-          { message },
+          { message, ...options },
         ),
       logger: this.ctx.logger,
     };

@@ -3,6 +3,8 @@ import type { Realtime } from './realtime/fanout.js';
 import type { RateLimits } from './limits/rate-limits.js';
 import type { Queryable } from '../platform/db.js';
 import type { MessageNewHook, MessageRemovedHook } from './server-api.js';
+import type { LinkPreviews } from './link-previews/previews.js';
+import type { UrlEnrichment } from './actions/url-enrichment.js';
 
 /** Who performs an action: a user holding a chat token, or the server itself (full rights). */
 export type Actor =
@@ -29,4 +31,8 @@ export interface ChatContext extends Platform {
    * as the write committed.
    */
   afterCommit?: (task: () => Promise<void>) => void;
+  /** Link previews (`GET /chat/og`, enrichment), fetched through platform/http-out. */
+  linkPreviews: LinkPreviews;
+  /** This node's runner of the link-preview enrichment queue. */
+  urlEnrichment: UrlEnrichment;
 }

@@ -33,6 +33,10 @@ import { registerMultipart } from './uploads/multipart.js';
 import { sweepUploadTemp } from './uploads/receive.js';
 import { fileRoutes } from './routes/files.js';
 import { createServerApi } from './server-client.js';
+import { HttpOut } from '../platform/http-out/index.js';
+import { LinkPreviews } from './link-previews/previews.js';
+import { runEnrichments, UrlEnrichment } from './actions/url-enrichment.js';
+import { linkPreviewRoutes } from './routes/link-previews.js';
 import type { ChatServerApi } from './server-api.js';
 
 export type { ChatServerApi } from './server-api.js';
@@ -49,9 +53,16 @@ export interface ChatModule {
   relay: Relay;
   /** Scheduled jobs: event and task pruning, upload expiry (chat/jobs). */
   jobs: JobRunner;
+  /** Link previews and the outbound client behind them (tests extend its allow-list). */
+  linkPreviews: LinkPreviews;
+  /** The enrichment queue's runner (tests wait for it: `idle()`). */
+  urlEnrichment: UrlEnrichment;
   /** Closes sockets and bus subscriptions. */
   close(): Promise<void>;
 }
+
+/** How often leftover link-preview enrichments are looked for. */
+const ENRICH_EVERY_MS = 60 * 1000;
 
 /** How often the event table and the task table are pruned. */
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -95,6 +106,8 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
     hooks: { messageNew: [], messageRemoved: [], reservedUserIds: [] },
     protectedChannelFields: new Set(['team']),
     rateLimits: new RateLimits(platform.config.redisUrl, platform.config.chatRateLimits),
+    linkPreviews: new LinkPreviews(new HttpOut(platform.config.httpOut), platform.log),
+    urlEnrichment: new UrlEnrichment(() => ctx),
   };
 
   // Temporary files of uploads a crash interrupted.
@@ -140,6 +153,7 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
       userAdminRoutes(chat, ctx);
       uploadRoutes(chat, ctx);
       fileRoutes(chat, ctx);
+      linkPreviewRoutes(chat, ctx);
     },
     { prefix: '/chat' },
   );
@@ -150,6 +164,8 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
     { name: 'prune-events', everyMs: PRUNE_EVERY_MS, run: (now) => pruneEvents(ctx, now) },
     { name: 'prune-tasks', everyMs: PRUNE_EVERY_MS, run: () => pruneTasks(ctx) },
     { name: 'expire-uploads', everyMs: PRUNE_EVERY_MS, run: (now) => expireUploads(ctx, now) },
+    // Enrichments a node queued but did not finish (it stopped): any node picks them up.
+    { name: 'enrich-urls', everyMs: ENRICH_EVERY_MS, run: () => runEnrichments(ctx) },
   ]);
   await jobs.start();
   // Revocations are pruned on every node (each keeps them in memory too), not as a one-node job.
@@ -163,9 +179,13 @@ export async function registerChat(http: FastifyInstance, platform: Platform): P
     realtime,
     relay,
     jobs,
+    linkPreviews: ctx.linkPreviews,
+    urlEnrichment: ctx.urlEnrichment,
     close: async () => {
       relay.stop();
       jobs.stop();
+      await ctx.urlEnrichment.stop();
+      await ctx.linkPreviews.close();
       clearInterval(prune);
       revocations.stop();
       await realtime.close();

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { inspect } from 'node:util';
 import type { S3Settings } from './storage/s3.js';
+import { readHttpOutConfig, type HttpOutConfig } from './http-out/config.js';
 
 /** Validated runtime configuration, read once from the environment. */
 export interface Config {
@@ -41,6 +42,8 @@ export interface Config {
   media: { ffprobePath: string; ffmpegPath: string };
   /** The S3-compatible store for files (`S3_*`); files go to disk under `DATA_DIR/files` when undefined. */
   s3: S3Settings | undefined;
+  /** The outbound client's allow-list and fixed host answers (`HTTP_OUT_ALLOW`, `HTTP_OUT_RESOLVE`). */
+  httpOut: HttpOutConfig;
   oauth: Record<
     'google' | 'microsoft' | 'apple',
     { clientId: string; clientSecret: string; issuer?: string } | undefined
@@ -282,6 +285,9 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolMax: readPoolMax(env),
     media: { ffprobePath: env.FFPROBE_PATH || 'ffprobe', ffmpegPath: env.FFMPEG_PATH || 'ffmpeg' },
     s3: readS3(env),
+    httpOut: readHttpOutConfig(env, (name, why) => {
+      throw new ConfigError(name, why);
+    }),
     oauth: {
       google: readOAuth(env, 'GOOGLE'),
       microsoft: readOAuth(env, 'MICROSOFT'),

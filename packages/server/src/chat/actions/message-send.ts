@@ -21,6 +21,7 @@ import { checkNotBlocked } from './blocks.js';
 import { checkCustomSize } from './custom.js';
 import { doThreadReply } from './threads.js';
 import { attachUploads, checkAttachments, fileRefsOf } from '../files/attach.js';
+import { queueEnrichment } from './url-enrichment.js';
 import { readerSql } from '../store/channels.js';
 import { getMessage, loadLookups, type MessageLookups } from '../store/messages.js';
 import type { ChannelRow, MessageRow, UserRow } from '../store/rows.js';
@@ -425,10 +426,15 @@ export async function sendMessage(
   cid: string,
   input: NewMessage,
   senderId?: string,
+  options: { skipEnrichUrl?: boolean } = {},
 ): Promise<Message> {
   const { channel, message } = await write(ctx, (q, out) =>
     doSendMessage(q, out, actor, cid, input, senderId),
   );
+  // The first link's preview is added later by a `message.updated` (url_enrichment; a failure leaves the message).
+  await queueEnrichment(ctx, channel, message, options.skipEnrichUrl).catch((err: unknown) => {
+    ctx.log.warn({ err, cid }, 'queueing the link preview failed');
+  });
   for (const hook of ctx.hooks.messageNew) {
     try {
       await hook({

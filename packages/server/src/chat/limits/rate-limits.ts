@@ -28,6 +28,8 @@ export const DEFAULT_LIMITS: Record<string, Limit> = {
   UploadFile: { points: 300, duration: 60 },
   // A gallery, a voice message and media seeking (range requests) make many small reads.
   GetFile: { points: 3000, duration: 60 },
+  // Each preview may fetch a page from the outside world (cached); the composer asks at most once per 1.5 s.
+  EnrichURL: { points: 60, duration: 60 },
 };
 
 /** Endpoint names of the routes that have their own limits. */
@@ -45,6 +47,7 @@ const ENDPOINTS: Record<string, string> = {
   'POST /chat/uploads/image': 'UploadFile',
   'GET /chat/files/:id/:name': 'GetFile',
   'GET /chat/files/:id/thumb': 'GetFile',
+  'GET /chat/og': 'EnrichURL',
 };
 
 export function endpointOf(method: string, routeUrl: string): string {

@@ -100,6 +100,10 @@ export const CHAT_ENDPOINT_RULES: Record<string, ChatEndpointRule> = {
   'GET /chat/devices': self('own devices'),
   'DELETE /chat/devices': self('own devices'),
   'GET /chat/rate_limits': { allow: EVERYONE, note: 'own limits' },
+  'GET /chat/og': {
+    allow: USERS,
+    note: 'link preview of a public page; no channel data (anonymous: read-only gate)',
+  },
   'POST /chat/channels': { allow: EVERYONE, sees: READERS, note: 'the list shows readers their channel' },
   'POST /chat/channels/{type}/{id}/query': readers('channel state: messages, members, read state'),
   'POST /chat/channels/{type}/query': {

@@ -29,7 +29,8 @@ export function channelRoutes(http: FastifyInstance, ctx: ChatContext): void {
     checkChannelRef(req.params.type, req.params.id);
     const body = parse(SendMessageRequest, req.body);
     const cid = `${req.params.type}:${req.params.id}`;
-    return { message: await sendMessage(ctx, actorOf(req), cid, body.message) };
+    const options = { skipEnrichUrl: body.skip_enrich_url };
+    return { message: await sendMessage(ctx, actorOf(req), cid, body.message, undefined, options) };
   });
 
   http.patch<{ Params: ChannelParams }>('/channels/:type/:id', async (req) => {

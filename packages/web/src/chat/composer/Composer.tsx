@@ -4,6 +4,7 @@ import { CloseIcon, SendIcon, SmileIcon } from '../../ui/icons';
 import { QuotedMessage } from '../message/QuotedMessage';
 import type { ComposerHandle } from '../sdkTypes';
 import { useStore } from '../useStore';
+import { LinkPreviews } from './LinkPreview';
 import { AttachButton, pasteFiles } from './AttachButton';
 import { AttachmentPreviews } from './AttachmentPreviews';
 import { SuggestionList } from './SuggestionList';
@@ -158,6 +159,7 @@ export function Composer({ composer, mode, inputRef, autoFocus, voice }: Compose
           }}
         />
       ) : null}
+      {state.editing ? null : <LinkPreviews composer={composer} />}
       <AttachmentPreviews attachments={composer.attachments} />
       {voice && recorder.open ? (
         <VoiceRecorder

@@ -5,6 +5,8 @@
 const MARKDOWN_CHARS = /[\\`*_[\]<>#&~|=\u00a0]/;
 /** A line opening a list item or a setext underline / thematic break. */
 const BLOCK_START = /^([-+]|\d+[.)])/;
+/** What GitHub Flavored Markdown turns into a link by itself: URLs, `www.` hosts, e-mail addresses. */
+const AUTOLINK = /:\/\/|www\.|[\w.+-]@[\w-]+\.|mailto:|xmpp:/i;
 
 /**
  * The lines of a message text that markdown would render as one plain paragraph, its lines joined by line breaks
@@ -14,6 +16,7 @@ const BLOCK_START = /^([-+]|\d+[.)])/;
  */
 export function plainTextLines(text: string, mentionNames: readonly string[]): string[] | null {
   if (text === '' || MARKDOWN_CHARS.test(text) || hasControlCharacter(text)) return null;
+  if (AUTOLINK.test(text)) return null;
   if (mentionNames.length > 0 && text.includes('@')) return null;
   const lines = text.split('\n');
   for (const line of lines) {

@@ -69,7 +69,7 @@ const images = (count: number): Attachment[] =>
   }));
 
 describe('AttachmentList (chat-spec §2)', () => {
-  it('renders each type: image, video, audio, file, voice, giphy, actions; og is left to the link card', () => {
+  it('renders each type: image, video, audio, file, voice, giphy, actions, og as a link card', () => {
     const { container } = renderList([
       {
         type: 'image',
@@ -117,7 +117,9 @@ describe('AttachmentList (chat-spec §2)', () => {
     expect(screen.getByRole('slider', { name: 'Playback position' })).toBeTruthy();
     expect(screen.getByRole('img', { name: 'GIF' }).getAttribute('height')).toBe('200');
     expect(screen.getByRole('button', { name: 'Yes' })).toHaveProperty('disabled', true);
-    expect(screen.queryByText('A page')).toBeNull();
+    // The link card: the page's title as a link, never the page's image (LinkCard.tsx).
+    expect(screen.getByRole('link', { name: 'A page' }).closest('[data-testid="link-card"]')).not.toBeNull();
+    expect(container.querySelector(`img[src="${data(4)}"]`)).toBeNull();
   });
 
   it('shows 4 gallery tiles, the fourth "+N more", from 2 images on', () => {

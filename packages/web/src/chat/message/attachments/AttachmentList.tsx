@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import './attachments.css';
 import type { Attachment } from '@caseroom/protocol';
+import { LinkCard } from '../LinkCard';
 import { AttachmentActions } from './AttachmentActions';
 import { AudioAttachment } from './AudioAttachment';
 import { FileAttachment } from './FileAttachment';
@@ -57,7 +58,6 @@ function AttachmentView({
     case 'actions':
       return <AttachmentActions attachment={item.attachment} />;
     case 'og':
-      // Link cards (LinkCard.tsx) come from the link-preview work; the lead wires them here when it merges.
-      return null;
+      return <LinkCard attachment={item.attachment} />;
   }
 }

@@ -1,0 +1,3 @@
+export { HttpOut, HttpOutError } from './client.js';
+export type { FetchOptions, FetchResult, HttpOutFailure, HttpOutOptions, Resolver } from './client.js';
+export { refusedAddressReason } from './address.js';

@@ -43,6 +43,7 @@ export {
 } from './composer/attachment-checks.js';
 export { uploadRecordOf, type UploadRecord } from './composer/local-attachments.js';
 export type { UploadOptions, UploadProgress } from './transport/multipart.js';
+export type { UploadBody } from './transport/uploads.js';
 export { Notifications, NOTICE_TEXTS, type Notice, type NoticeInput } from './notifications/notifications.js';
 export type { Store } from './stores/store.js';
 export { ChatApiError } from './transport/errors.js';

@@ -22,6 +22,8 @@ export const checkedFetch: typeof fetch = async (input, init) => {
   if (typeof init?.body === 'string') customKeys.learn(JSON.parse(init.body) as unknown);
   const res = await fetch(input, init);
   const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+  // Stored files (`/chat/files/...`) answer their bytes: only JSON answers are the protocol's.
+  if (!(res.headers.get('content-type') ?? 'application/json').includes('json')) return res;
   const text = await res.clone().text();
   try {
     checkAnswer(

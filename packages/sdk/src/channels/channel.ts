@@ -40,7 +40,7 @@ import { ReadMarker } from '../read/read-marker.js';
 import { StateStore, type Store } from '../stores/store.js';
 import { toChatApiError } from '../transport/errors.js';
 import type { UploadOptions } from '../transport/multipart.js';
-import { deleteUpload, uploadFile } from '../transport/uploads.js';
+import { deleteUpload, uploadFile, type UploadBody } from '../transport/uploads.js';
 import { TypingExpiry, TypingSender } from '../typing/typing.js';
 import { ChannelMessageActions } from './channel-message-actions.js';
 import {
@@ -305,7 +305,7 @@ export class ChatChannel extends ChannelMessageActions {
    * learnt. Rejects with a `ChatApiError` (code 22 or 4 for size and type refusals).
    */
   sendFile(
-    file: Blob,
+    file: UploadBody,
     name?: string,
     contentType?: string,
     options?: UploadOptions,
@@ -315,7 +315,7 @@ export class ChatChannel extends ChannelMessageActions {
 
   /** As `sendFile`, for images (`POST /image`: thumbnail and dimensions; the URL goes in `image_url`). */
   sendImage(
-    file: Blob,
+    file: UploadBody,
     name?: string,
     contentType?: string,
     options?: UploadOptions,

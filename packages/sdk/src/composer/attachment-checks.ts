@@ -46,6 +46,24 @@ export function uploadErrorReason(error: Pick<ChatApiError, 'code' | 'message'>)
   return 'unknown';
 }
 
+/**
+ * The limit a server's size refusal names ("the maximum file size is 2000 bytes"), in bytes; undefined when it names
+ * none. The server's limit is the one that refused: the client's settings may be older than it.
+ */
+export function refusedSizeLimit(error: Pick<ChatApiError, 'message'>): number | undefined {
+  const match = /(\d+)\s*bytes/i.exec(error.message);
+  const limit = match ? Number(match[1]) : NaN;
+  return Number.isSafeInteger(limit) && limit > 0 ? limit : undefined;
+}
+
+/**
+ * The extension a server's type refusal names ("File extension .zip is not allowed": the content's type, which may
+ * not be the name's); undefined when it names none.
+ */
+export function refusedExtension(error: Pick<ChatApiError, 'message'>): string | undefined {
+  return /file extension (\.[a-z0-9]+) is not allowed/i.exec(error.message)?.[1]?.toLowerCase();
+}
+
 /** The result of the client-side check (chat-spec §3 uploadPermissionCheck). */
 export interface UploadPermissionCheck {
   uploadBlocked: boolean;
@@ -118,9 +136,14 @@ export function uploadNoticeText(
   type: string,
   reason: UploadErrorReason,
   config: UploadConfig | undefined,
+  /** The extension the server refused, when it named one. */
+  refusedExt?: string,
 ): string {
   if (reason === 'file-extension')
-    return fillText(ATTACHMENT_TEXTS.typeNotSupported, { name, ext: extensionOf(name) || type || 'unknown' });
+    return fillText(ATTACHMENT_TEXTS.typeNotSupported, {
+      name,
+      ext: refusedExt || extensionOf(name) || type || 'unknown',
+    });
   if (reason === 'file-size')
     return fillText(ATTACHMENT_TEXTS.sizeExceeded, { name, limit: sizeLimitText(config) });
   return `${ATTACHMENT_TEXTS.uploadError} "${name}"`;

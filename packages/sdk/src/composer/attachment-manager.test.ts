@@ -203,7 +203,8 @@ describe('attachment manager (chat-spec §3-§5)', () => {
     });
     expect(notices()).toEqual([
       'Error uploading "a.pdf", maximum file size 100MB exceeded',
-      'Error uploading "b.pdf", maximum file size 100MB exceeded',
+      // The server's message names its limit: that one is shown, not the client's (possibly stale) settings'.
+      'Error uploading "b.pdf", maximum file size 0.00001MB exceeded',
       'Error uploading "c.pdf", type .pdf not supported',
       'Error uploading file "d.pdf"',
     ]);

@@ -3,7 +3,7 @@ import type { ChatChannel } from '../channels/channel.js';
 import type { ClientContext } from '../client/context.js';
 import { StateStore, type Store } from '../stores/store.js';
 import { toChatApiError } from '../transport/errors.js';
-import { fileNameOf, getAppSettings } from '../transport/uploads.js';
+import { fileNameOf, forgetAppSettings, getAppSettings } from '../transport/uploads.js';
 import {
   ATTACHMENT_ERRORS,
   ATTACHMENT_TEXTS,
@@ -12,6 +12,8 @@ import {
   checkUpload,
   configFor,
   fillText,
+  refusedExtension,
+  refusedSizeLimit,
   uploadErrorReason,
   uploadNoticeText,
   type UploadErrorReason,
@@ -306,7 +308,13 @@ export class AttachmentManager {
       const failure = toChatApiError(error);
       const reason = uploadErrorReason(failure);
       this.ctx.logger('warn', `${ATTACHMENT_ERRORS.uploadFailed}: ${failure.message}`, { reason });
-      this.ctx.notify({ text: uploadNoticeText(name, file.type, reason, config) });
+      // A refusal the check let through: the settings changed since they were read, or the content is not what its
+      // name and type say. The notice names the server's limit or extension, and the next check reads them again.
+      if (reason !== 'unknown') forgetAppSettings(this.ctx.api);
+      const limit = reason === 'file-size' ? refusedSizeLimit(failure) : undefined;
+      const shown = limit === undefined ? config : { ...config, size_limit: limit };
+      const ext = reason === 'file-extension' ? refusedExtension(failure) : undefined;
+      this.ctx.notify({ text: uploadNoticeText(name, file.type, reason, shown, ext) });
       return this.patch(id, { uploadState: 'failed', errorReason: reason, errorExtraInfo: failure.message });
     }
     this.controllers.delete(id);

@@ -5,6 +5,9 @@ import type { UploadOptions } from './multipart.js';
 /** `file` for any file, `image` for images (they get a thumbnail and dimensions; chat-spec §7). */
 export type UploadKind = 'file' | 'image';
 
+/** What can be uploaded: a Blob or File, or bytes (a Node `Buffer`, a `Uint8Array`). */
+export type UploadBody = Blob | Uint8Array;
+
 /** A file name for a Blob that has none (a voice recording, a pasted image). */
 export function fileNameOf(file: Blob, name?: string): string {
   if (name) return name;
@@ -22,14 +25,19 @@ export async function uploadFile(
   api: ApiClient,
   base: string,
   kind: UploadKind,
-  file: Blob,
+  file: UploadBody,
   name?: string,
   contentType?: string,
   options: UploadOptions = {},
 ): Promise<UploadResponse> {
-  const typed = contentType && contentType !== file.type ? file.slice(0, file.size, contentType) : file;
+  // Bytes (a Node Buffer) become a Blob: FormData takes nothing else.
+  const blob =
+    file instanceof Blob
+      ? file
+      : new Blob([file as Uint8Array<ArrayBuffer>], contentType ? { type: contentType } : {});
+  const typed = contentType && contentType !== blob.type ? blob.slice(0, blob.size, contentType) : blob;
   const form = new FormData();
-  form.append('file', typed, fileNameOf(file, name));
+  form.append('file', typed, fileNameOf(blob, name));
   const answer = await api.upload<unknown>(`${base}/${kind}`, form, options);
   return UploadResponse.parse(answer);
 }
@@ -58,4 +66,9 @@ export function getAppSettings(api: ApiClient): Promise<AppSettings> {
     appSettingsCache.set(api, cached);
   }
   return cached;
+}
+
+/** Drops the cached settings (a server refusal showed they changed); the next `getAppSettings` asks again. */
+export function forgetAppSettings(api: ApiClient): void {
+  appSettingsCache.delete(api);
 }

@@ -126,7 +126,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     logText: () => captured,
     async close() {
       await app.chat.close();
-      await app.http.close();
+      // A client that never read a response body (a file download) keeps its connection busy, and close() would
+      // wait for it: the test is over, so every connection is cut.
+      const closing = app.http.close();
+      app.http.server.closeAllConnections();
+      await closing;
       await bus.close();
       await db.close();
       await dropDb?.();

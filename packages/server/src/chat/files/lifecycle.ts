@@ -3,7 +3,8 @@ import type { Platform } from '../../platform/context.js';
 import type { Queryable } from '../../platform/db.js';
 import type { Outbox } from '../realtime/outbox.js';
 import { fileRefsOf } from './attach.js';
-import { deleteUploadsOfGoneMessages, uploadPrefix } from './store.js';
+import { deleteUploadsOfGoneMessages } from './store.js';
+import { uploadKeys } from '../uploads/store.js';
 
 /**
  * Removes the stored bytes of uploads whose rows are gone (original, thumbnail, resized variants). Runs after the
@@ -15,7 +16,7 @@ export async function removeStoredFiles(
 ): Promise<void> {
   for (const id of ids) {
     try {
-      await ctx.storage.deletePrefix(uploadPrefix(id));
+      await ctx.storage.deletePrefix(uploadKeys(id).prefix);
     } catch (err) {
       ctx.log.warn({ err, upload: id }, 'deleting a stored file failed');
     }

@@ -1,7 +1,8 @@
 import sharp from 'sharp';
 import type { FileStorage } from '../../platform/storage/index.js';
 import type { Logger } from '../../platform/logger.js';
-import { uploadPrefix, type UploadRow } from './store.js';
+import type { UploadRow } from './store.js';
+import { uploadKeys } from '../uploads/store.js';
 import { baseType } from './headers.js';
 
 /**
@@ -48,7 +49,7 @@ export function chooseSize(
 }
 
 /** Storage key of an upload's variant of `width`. */
-export const variantKey = (id: string, width: number): string => `${uploadPrefix(id)}/w${width}`;
+export const variantKey = (id: string, width: number): string => `${uploadKeys(id).prefix}/w${width}`;
 
 /** Variants being rendered on this node, so that parallel requests for one render it once. */
 const rendering = new Map<string, Promise<void>>();

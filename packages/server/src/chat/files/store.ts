@@ -1,25 +1,8 @@
 import type { Queryable } from '../../platform/db.js';
 import { messageVisibleSql, readableChannelSql } from '../policy/read-access.js';
+import { uploadColumns, type UploadRow } from '../uploads/store.js';
 
-/** A row of `chat_uploads` (migration 0024). */
-export interface UploadRow {
-  id: string;
-  owner_id: string;
-  cid: string | null;
-  kind: 'file' | 'image';
-  name: string;
-  mime_type: string;
-  size: string | number;
-  storage_key: string;
-  thumb_key: string | null;
-  width: number | null;
-  height: number | null;
-  duration: number | null;
-  message_id: string | null;
-  state: 'active' | 'hidden';
-  created_at: Date;
-  attached_at: Date | null;
-}
+export type { UploadRow } from '../uploads/store.js';
 
 /** An upload with what the read rule says about its reader. */
 export interface UploadForReader extends UploadRow {
@@ -40,7 +23,7 @@ export async function uploadForReader(
 ): Promise<UploadForReader | undefined> {
   const rule = `${readableChannelSql('c', 'm')} AND ${messageVisibleSql({ message: 'x', member: 'm', channel: 'c', viewer: '$2' })}`;
   const { rows } = await q.query<UploadForReader>(
-    `SELECT u.*, coalesce(x.id IS NOT NULL AND x.type <> 'deleted'
+    `SELECT ${uploadColumns('u')}, coalesce(x.id IS NOT NULL AND x.type <> 'deleted'
               AND ($2::text IS NULL OR (m.user_id IS NOT NULL AND ${rule})), false) AS readable
        FROM chat_uploads u
        LEFT JOIN chat_messages x ON x.id = u.message_id AND x.cid = u.cid
@@ -51,9 +34,6 @@ export async function uploadForReader(
   );
   return rows[0];
 }
-
-/** Storage prefix of an upload: its original, thumbnail and resized variants live under it. */
-export const uploadPrefix = (id: string): string => `uploads/${id}`;
 
 /**
  * Deletes the upload rows of messages that no longer exist in channel `cid` (a hard delete, with the replies it

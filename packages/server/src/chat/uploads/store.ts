@@ -50,11 +50,18 @@ export async function insertUpload(q: Queryable, row: NewUpload): Promise<void> 
   );
 }
 
+const UPLOAD_COLUMNS =
+  'id owner_id cid kind name mime_type storage_key thumb_key width height duration message_id state';
+
+/** The columns of an {@link UploadRow}, read from the `chat_uploads` row named `alias` (`size` as a number). */
+export const uploadColumns = (alias: string): string =>
+  [...UPLOAD_COLUMNS.split(' ').map((column) => `${alias}.${column}`), `${alias}.size::float8 AS size`].join(
+    ', ',
+  );
+
 export async function getUpload(q: Queryable, id: string): Promise<UploadRow | undefined> {
   const { rows } = await q.query<UploadRow>(
-    `SELECT id, owner_id, cid, kind, name, mime_type, size::float8 AS size, storage_key, thumb_key, width, height,
-       duration, message_id, state
-       FROM chat_uploads WHERE id = $1`,
+    `SELECT ${uploadColumns('u')} FROM chat_uploads u WHERE u.id = $1`,
     [id],
   );
   return rows[0];

@@ -3,32 +3,23 @@
  * server's peak resident memory during 10 parallel uploads of 20 MB and of 50 MB each (it must not grow with the
  * file size: uploads are streamed to disk, never buffered).
  *
- *   npx tsx bench/uploads.ts            (the built server when packages/server/dist exists, else the sources via tsx)
+ *   npx tsx bench/uploads.ts            (the built server, packages/server/dist: `npm run build` first)
  *
- * The server runs as its own process on a fresh PostgreSQL database, with a temporary DATA_DIR (disk storage).
+ * The server runs as its own process (the bench's `startNode`, pinned to core 0) on a fresh PostgreSQL database, with
+ * a temporary DATA_DIR (disk storage).
  * Files are random bytes (typed application/octet-stream), written to disk first and sent from disk
  * (`fs.openAsBlob`), so the client does not hold them in memory either. Prints the figures; writes nothing else.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { waitHealthy } from './lib/http.js';
 import { processTree, rssBytes } from './lib/proc.js';
-import { createDatabase, freePort, ROOT, SERVER_MAIN } from './systems/caseroom.js';
+import { API_KEY, chatApi, createDatabase, signToken, startNode } from './systems/caseroom.js';
 
-const API_KEY = 'bench-key';
-const SECRET = crypto.randomBytes(24).toString('hex');
 const MB = 1024 * 1024;
 const print = (line: string) => process.stdout.write(`${line}\n`);
-
-function token(claims: Record<string, unknown>): string {
-  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-  const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64({ ...claims, iat: Math.floor(Date.now() / 1000) - 10 })}`;
-  return `${head}.${crypto.createHmac('sha256', SECRET).update(head).digest('base64url')}`;
-}
 
 async function writeRandomFile(file: string, bytes: number): Promise<void> {
   const out = fs.createWriteStream(file);
@@ -43,46 +34,19 @@ async function writeRandomFile(file: string, bytes: number): Promise<void> {
 async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'caseroom-bench-uploads-'));
   const db = await createDatabase('caseroom_bench_up');
-  const port = await freePort();
-  const built = fs.existsSync(SERVER_MAIN);
-  const entry = built ? [SERVER_MAIN] : ['--import', 'tsx', path.join(ROOT, 'packages/server/src/main.ts')];
-  const child = spawn(process.execPath, entry, {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATABASE_URL: db.url,
-      REDIS_URL: '',
-      CHAT_API_KEY: API_KEY,
-      CHAT_API_SECRET: SECRET,
-      AUTH_SECRET: crypto.randomBytes(24).toString('hex'),
-      SEED_DEMO: '0',
-      CHAT_RATE_LIMITS: 'off',
-      LOG_LEVEL: 'warn',
-      DATA_DIR: path.join(work, 'data'),
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const node = await startNode(db.url, { core: 0, env: { DATA_DIR: path.join(work, 'data') } });
+  const base = node.url;
   try {
-    await waitHealthy(`${base}/healthz`, 120_000, () => child.exitCode === null);
-    const server = token({ server: true });
+    const server = signToken({ server: true });
     const user = 'bench-uploader';
-    const call = async (method: string, route: string, auth: string, body?: unknown) => {
-      const res = await fetch(`${base}/chat${route}?api_key=${API_KEY}`, {
-        method,
-        headers: { authorization: auth, 'auth-type': 'jwt', 'content-type': 'application/json' },
-        body: body === undefined ? null : JSON.stringify(body),
-      });
-      if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<Record<string, unknown>>;
+    const call = async (route: string, body: unknown) => {
+      const reply = await chatApi(node, 'POST', route, server, body);
+      if (reply.status >= 300)
+        throw new Error(`POST ${route}: ${reply.status} ${JSON.stringify(reply.body)}`);
     };
-    await call('POST', '/users', server, { users: [{ id: user }] });
-    await call('POST', '/channels/messaging/bench-uploads/query', server, { data: { members: [user] } });
-    const userToken = token({ user_id: user });
+    await call('/users', { users: [{ id: user }] });
+    await call('/channels/messaging/bench-uploads/query', { data: { members: [user] } });
+    const userToken = signToken({ user_id: user });
 
     const upload = async (file: string): Promise<number> => {
       const form = new FormData();
@@ -116,7 +80,7 @@ async function main(): Promise<void> {
     );
 
     // Memory: the server's resident set, sampled every 20 ms, during 10 parallel uploads of each size.
-    const pids = () => processTree(child.pid as number);
+    const pids = () => processTree(node.child.pid as number);
     for (const size of [20, 50]) {
       const idle = rssBytes(pids());
       let peak = idle;
@@ -132,9 +96,7 @@ async function main(): Promise<void> {
       );
     }
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-    if (child.exitCode === null) child.kill('SIGKILL');
+    await node.stop();
     await db.drop();
     fs.rmSync(work, { recursive: true, force: true });
   }

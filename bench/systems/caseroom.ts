@@ -18,7 +18,7 @@ export const SERVER_MAIN = path.join(ROOT, 'packages/server/dist/main.js');
 export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-const API_KEY = 'bench-key';
+export const API_KEY = 'bench-key';
 /** This run's chat secret (also the chaos suite's: its nodes are started with it). */
 export const API_SECRET = crypto.randomBytes(24).toString('hex');
 

@@ -4,23 +4,11 @@ import { CloseIcon } from '../../ui/icons';
 import type { ComposerHandle } from '../sdkTypes';
 import { useStore } from '../useStore';
 import { DownloadIcon, FileIcon, RetryIcon } from './attachmentIcons';
-import { formatFileSize } from './fileSize';
+import { saveBlob } from '../message/attachments/FileAttachment';
+import { formatFileSize } from '../message/attachments/format';
 import './attachments.css';
 
 type Attachments = ComposerHandle['attachments'];
-
-/** Saves the local copy of an attachment (the file is private on the server; the composer still holds it). */
-function download(file: Blob, name: string) {
-  const url = URL.createObjectURL(file);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 function Preview({ attachment, attachments }: { attachment: LocalAttachment; attachments: Attachments }) {
   const meta = attachment.localMetadata;
@@ -80,7 +68,7 @@ function Preview({ attachment, attachments }: { attachment: LocalAttachment; att
             className="icon-button icon-button-small"
             aria-label={t('chat.attachments.download', { name })}
             title={t('chat.attachments.download', { name })}
-            onClick={() => meta.file && download(meta.file, name)}
+            onClick={() => meta.file && saveBlob(meta.file, name)}
           >
             <DownloadIcon />
           </button>

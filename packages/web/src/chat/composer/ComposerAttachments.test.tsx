@@ -51,7 +51,7 @@ describe('Composer attachments (chat-spec §2, §5)', () => {
     const release = server.holdUploads();
     choose([pdf()]);
     expect(previews().getByText('letter.pdf')).toBeTruthy();
-    expect(previews().getByText('2.4 MB')).toBeTruthy();
+    expect(previews().getByText('2.3 MB')).toBeTruthy();
     await waitFor(() =>
       expect(previews().getByRole('progressbar', { name: 'Uploading letter.pdf' })).toBeTruthy(),
     );

@@ -1,25 +1,6 @@
-import type { ReactNode } from 'react';
+import { Svg } from '../../ui/icons';
 
-/** The voice recorder's line icons, drawn like `ui/icons` (24 px grid, currentColor, decorative). */
-function Svg({ children, filled }: { children: ReactNode; filled?: boolean }) {
-  return (
-    <svg
-      width="20"
-      height="20"
-      viewBox="0 0 24 24"
-      fill={filled ? 'currentColor' : 'none'}
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
-}
-
+/** The voice recorder's line icons (`ui/icons`' Svg: 24 px grid, currentColor, decorative). */
 export const MicIcon = () => (
   <Svg>
     <rect x="9" y="3" width="6" height="11" rx="3" />
@@ -37,7 +18,7 @@ export const ResumeIcon = () => (
   </Svg>
 );
 export const StopIcon = () => (
-  <Svg filled>
+  <Svg fill="currentColor">
     <rect x="6.5" y="6.5" width="11" height="11" rx="1.5" />
   </Svg>
 );

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/axe.js';
 import { launchBrowser, openUserPage, pageProblems, screenshot, type UserPage } from './support/browser.js';
 import { composer, DEMO, DEMO_PASSWORD, openChannel, signIn } from './support/caseroom.js';
+import { dropFile, pasteFile, previews } from './support/files.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 /**
@@ -139,45 +140,6 @@ function cidOf(page: Page): string {
   return `${decodeURIComponent(type ?? '')}:${decodeURIComponent(id ?? '')}`;
 }
 
-/** The composer's attachment previews. */
-const previews = (page: Page) => page.getByRole('list', { name: 'Attachments' });
-
-/** Pastes `bytes` into the message input as the clipboard of a copied photo would. */
-async function pastePhoto(page: Page, bytes: Buffer, name: string): Promise<void> {
-  await composer(page).evaluate(
-    (input, [data, fileName]) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(
-        new File([new Uint8Array(data as number[])], fileName as string, { type: 'image/jpeg' }),
-      );
-      input.dispatchEvent(
-        new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }),
-      );
-    },
-    [[...bytes], name] as const,
-  );
-}
-
-/** Drags a PDF over the channel and drops it (dragenter shows the drop zone, drop attaches). */
-async function dropPdf(page: Page, name: string): Promise<void> {
-  const data = await page.evaluateHandle(
-    ([bytes, fileName]) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(
-        new File([new Uint8Array(bytes as number[])], fileName as string, { type: 'application/pdf' }),
-      );
-      return transfer;
-    },
-    [[...PDF], name] as const,
-  );
-  const area = page.locator('.channel-main');
-  await area.dispatchEvent('dragenter', { dataTransfer: data });
-  await page.getByTestId('drop-zone').waitFor();
-  await area.dispatchEvent('dragover', { dataTransfer: data });
-  await area.dispatchEvent('drop', { dataTransfer: data });
-  await page.getByTestId('drop-zone').waitFor({ state: 'detached' });
-}
-
 /**
  * The newest row of the list is wholly inside the list's viewport: the sender sees what they sent (a row's margins
  * once went uncounted by the virtual list, which then left the newest message below the fold).
@@ -263,7 +225,7 @@ describe('files, images, voice and links between two users (issue 14) in real Ch
     };
     // 1. A pasted photo.
     const photoName = `photo-${tag}.jpg`;
-    await pastePhoto(page, photo, photoName);
+    await pasteFile(page, photo, photoName, 'image/jpeg');
     await previews(page)
       .getByRole('button', { name: `Download ${photoName}` })
       .waitFor(LIVE);
@@ -271,7 +233,7 @@ describe('files, images, voice and links between two users (issue 14) in real Ch
 
     // 2. A dropped PDF.
     const pdfName = `plan-${tag}.pdf`;
-    await dropPdf(page, pdfName);
+    await dropFile(page, PDF, pdfName, 'application/pdf');
     await previews(page)
       .getByRole('button', { name: `Download ${pdfName}` })
       .waitFor(LIVE);

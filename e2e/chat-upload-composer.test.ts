@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/axe.js';
 import { launchBrowser, openUserPage, pageProblems, screenshot, type UserPage } from './support/browser.js';
 import { composer, DEMO, openChannel, signIn } from './support/caseroom.js';
+import { dropFile, pasteFile, previews } from './support/files.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 /** The seeded group chat of the first case plan (all five demo users). */
@@ -15,45 +16,6 @@ const PNG = Buffer.from(
   'base64',
 );
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
-
-/** The composer's attachment previews. */
-const previews = (page: Page) => page.getByRole('list', { name: 'Attachments' });
-
-/** Pastes a PNG into the message input as the clipboard of a copied image would. */
-async function pasteImage(page: Page, name: string): Promise<void> {
-  await composer(page).evaluate(
-    (input, [bytes, fileName]) => {
-      const data = new DataTransfer();
-      data.items.add(
-        new File([new Uint8Array(bytes as number[])], fileName as string, { type: 'image/png' }),
-      );
-      input.dispatchEvent(
-        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-      );
-    },
-    [[...PNG], name] as const,
-  );
-}
-
-/** Drags a PDF over the channel and drops it; the drop zone shows while it is over the channel. */
-async function dropPdf(page: Page, name: string): Promise<void> {
-  const data = await page.evaluateHandle(
-    ([bytes, fileName]) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(
-        new File([new Uint8Array(bytes as number[])], fileName as string, { type: 'application/pdf' }),
-      );
-      return transfer;
-    },
-    [[...PDF], name] as const,
-  );
-  const area = page.locator('.channel-main');
-  await area.dispatchEvent('dragenter', { dataTransfer: data });
-  await page.getByTestId('drop-zone').waitFor();
-  await area.dispatchEvent('dragover', { dataTransfer: data });
-  await area.dispatchEvent('drop', { dataTransfer: data });
-  await page.getByTestId('drop-zone').waitFor({ state: 'detached' });
-}
 
 describe('composer uploads (issue 14) in real Chromium', () => {
   let server: RunningServer;
@@ -90,9 +52,9 @@ describe('composer uploads (issue 14) in real Chromium', () => {
     });
     await previews(page).getByRole('button', { name: 'Download letter.pdf' }).waitFor(LIVE);
 
-    await pasteImage(page, 'pasted.png');
+    await pasteFile(page, PNG, 'pasted.png', 'image/png');
     await previews(page).getByRole('button', { name: 'Download pasted.png' }).waitFor(LIVE);
-    await dropPdf(page, 'dropped.pdf');
+    await dropFile(page, PDF, 'dropped.pdf', 'application/pdf');
     await previews(page).getByRole('button', { name: 'Download dropped.pdf' }).waitFor(LIVE);
     await screenshot(page, 'chat-upload-composer-desktop');
     expect(await seriousA11yViolations(page)).toEqual([]);

@@ -1,25 +1,16 @@
-import type { Readable } from 'node:stream';
 import { chatFileIdOf, type UploadResponse } from '@caseroom/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStorage, type FileStorage } from '../src/platform/storage/index.js';
 import { chatUser, type ChatUserClient } from './chat-support.js';
 import { MALICIOUS_FILES } from './fixtures/malicious-files.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { uploadAs } from './helpers/uploads.js';
+import { storedBytes, uploadAs } from './helpers/uploads.js';
 
 /**
  * The malicious-file corpus (fixtures/malicious-files.ts): every case must be refused with its code, or stored under
  * its true type with the payload gone where re-encoding removes it — 100 %, each asserted. A refused file leaves no
  * row and no bytes.
  */
-
-async function bytesOf(storage: FileStorage, key: string): Promise<Buffer | undefined> {
-  const stream = await storage.get(key);
-  if (!stream) return undefined;
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream as Readable) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 describe('malicious-file corpus', () => {
   let server: TestServer;
@@ -71,7 +62,7 @@ describe('malicious-file corpus', () => {
     );
     expect(rows[0]?.mime_type).toBe(want.mime);
     if (want.name) expect(rows[0]?.name).toBe(want.name);
-    const stored = await bytesOf(storage, `uploads/${id}/original`);
+    const stored = await storedBytes(storage, `uploads/${id}/original`);
     expect(stored).toBeDefined();
     for (const payload of want.absent ?? []) {
       expect(stored?.includes(Buffer.from(payload, 'latin1')), `${payload} survived`).toBe(false);

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 import { DEFAULT_UPLOAD_SIZE_LIMIT, chatFileIdOf, type UploadResponse } from '@caseroom/protocol';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +20,7 @@ import {
 } from './helpers/media.js';
 import { startS3rver, type LocalS3 } from './helpers/s3rver.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { uploadAs } from './helpers/uploads.js';
+import { storedBytes, uploadAs } from './helpers/uploads.js';
 
 /**
  * Uploads through real HTTP multipart (issue 14; chat-spec §3, §5, §7): every upload endpoint, its answer, the row,
@@ -44,14 +43,6 @@ interface UploadRowView {
   height: number | null;
   duration: number | null;
   message_id: string | null;
-}
-
-async function bytesOf(storage: FileStorage, key: string): Promise<Buffer | undefined> {
-  const stream = await storage.get(key);
-  if (!stream) return undefined;
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream as Readable) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 describe('chat uploads (PostgreSQL)', () => {
@@ -127,10 +118,10 @@ describe('chat uploads (PostgreSQL)', () => {
       height: 900,
       message_id: null,
     });
-    const stored = await bytesOf(storage, `uploads/${id}/original`);
+    const stored = await storedBytes(storage, `uploads/${id}/original`);
     expect(stored?.length).toBe(r.body.file_size);
     expect(Number(row?.size)).toBe(stored?.length);
-    const thumb = await sharp(await bytesOf(storage, `uploads/${id}/thumb`)).metadata();
+    const thumb = await sharp(await storedBytes(storage, `uploads/${id}/thumb`)).metadata();
     expect(thumb).toMatchObject({ format: 'webp', width: 512, height: 288 });
   });
 
@@ -148,7 +139,7 @@ describe('chat uploads (PostgreSQL)', () => {
     );
     expect(r.status).toBe(200);
     const id = chatFileIdOf(r.body.file);
-    const stored = await bytesOf(storage, `uploads/${id}/original`);
+    const stored = await storedBytes(storage, `uploads/${id}/original`);
     const after = await sharp(stored).metadata();
     expect(after.format).toBe('jpeg');
     expect(after.exif).toBeUndefined();
@@ -169,7 +160,7 @@ describe('chat uploads (PostgreSQL)', () => {
       'wave.gif',
     );
     expect(gif.status).toBe(200);
-    const stored = await bytesOf(storage, `uploads/${chatFileIdOf(gif.body.file)}/original`);
+    const stored = await storedBytes(storage, `uploads/${chatFileIdOf(gif.body.file)}/original`);
     expect(await sharp(stored).metadata()).toMatchObject({ format: 'gif', pages: 4 });
     expect(gif.body).toMatchObject({ original_width: 40, original_height: 40 });
     const renamed = await uploadAs<UploadResponse>(
@@ -199,7 +190,7 @@ describe('chat uploads (PostgreSQL)', () => {
       mime_type: 'application/pdf',
       file_size: pdf.length,
     });
-    expect((await bytesOf(storage, `uploads/${id}/original`))?.equals(pdf)).toBe(true);
+    expect((await storedBytes(storage, `uploads/${id}/original`))?.equals(pdf)).toBe(true);
     expect(await rowOf(r.body)).toMatchObject({ kind: 'file', thumb_key: null, owner_id: 'noah', cid });
     const text = await uploadAs<UploadResponse>(
       server,
@@ -221,7 +212,7 @@ describe('chat uploads (PostgreSQL)', () => {
       original_width: 200,
       thumb_url: expect.any(String) as string,
     });
-    const cleaned = await bytesOf(storage, `uploads/${chatFileIdOf(photo.body.file)}/original`);
+    const cleaned = await storedBytes(storage, `uploads/${chatFileIdOf(photo.body.file)}/original`);
     expect((await sharp(cleaned).metadata()).exif).toBeUndefined();
   });
 
@@ -238,7 +229,7 @@ describe('chat uploads (PostgreSQL)', () => {
     expect(video.body.duration).toBeCloseTo(2, 1);
     expect(video.body.thumb_url).toBe(`/chat/files/${chatFileIdOf(video.body.file)}/thumb`);
     const poster = await sharp(
-      await bytesOf(storage, `uploads/${chatFileIdOf(video.body.file)}/thumb`),
+      await storedBytes(storage, `uploads/${chatFileIdOf(video.body.file)}/thumb`),
     ).metadata();
     expect(poster).toMatchObject({ format: 'webp', width: 320, height: 240 });
 
@@ -475,12 +466,12 @@ describe('chat uploads (PostgreSQL)', () => {
     // Attached to a message (serve's send path sets message_id): no longer the uploader's to delete.
     await server.db.query(`UPDATE chat_uploads SET message_id = 'm-1' WHERE id = $1`, [id]);
     expect(await del(maria, `${channelPath}/image`)).toMatchObject({ status: 403, body: { code: 17 } });
-    expect(await bytesOf(storage, `uploads/${id}/original`)).toBeDefined();
+    expect(await storedBytes(storage, `uploads/${id}/original`)).toBeDefined();
     await server.db.query(`UPDATE chat_uploads SET message_id = NULL WHERE id = $1`, [id]);
     expect(await del(maria, `${channelPath}/image`)).toMatchObject({ status: 200, body: {} });
     expect(await rowOf(up.body)).toBeUndefined();
-    expect(await bytesOf(storage, `uploads/${id}/original`)).toBeUndefined();
-    expect(await bytesOf(storage, `uploads/${id}/thumb`)).toBeUndefined();
+    expect(await storedBytes(storage, `uploads/${id}/original`)).toBeUndefined();
+    expect(await storedBytes(storage, `uploads/${id}/thumb`)).toBeUndefined();
     expect(await del(maria, `${channelPath}/image`)).toMatchObject({ status: 404, body: { code: 16 } });
     // A channel upload is deleted through its own channel's route (or /uploads), not another channel's.
     const other = await uploadAs<UploadResponse>(
@@ -651,10 +642,10 @@ describe('chat uploads on S3 (s3rver)', () => {
     );
     expect(r.status).toBe(200);
     const id = chatFileIdOf(r.body.file) ?? '';
-    const original = await bytesOf(storage, `uploads/${id}/original`);
+    const original = await storedBytes(storage, `uploads/${id}/original`);
     expect(original?.length).toBe(r.body.file_size);
     expect((await sharp(original).metadata()).exif).toBeUndefined();
-    expect((await sharp(await bytesOf(storage, `uploads/${id}/thumb`)).metadata()).format).toBe('webp');
+    expect((await sharp(await storedBytes(storage, `uploads/${id}/thumb`)).metadata()).format).toBe('webp');
     const del = await maria.call('DELETE', '/uploads/image', undefined, { url: r.body.file });
     expect(del.status).toBe(200);
     expect(await storage.stat(`uploads/${id}/original`)).toBeUndefined();

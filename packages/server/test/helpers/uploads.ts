@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { openStorage, type FileStorage } from '../../src/platform/storage/index.js';
 import type { TestServer } from './server.js';
 import { checkAnswer } from './wire-contract.js';
@@ -7,8 +8,8 @@ import type { Reply } from '../chat-support.js';
 /**
  * A stored upload made the way the upload endpoints make one (migration 0024): the bytes in the server's storage
  * under `uploads/{id}/original` (and `uploads/{id}/thumb`), and the `chat_uploads` row with the sniffed type, size,
- * keys, dimensions and owner. Until the upload endpoints are merged the file tests make uploads with this; it can
- * then call `POST /chat/uploads/file|image` (or the channel's `/file|image`) instead.
+ * keys, dimensions and owner. The file tests make uploads of exact shapes with it (types, sizes and dimensions the
+ * endpoints would not produce from small test bytes); `uploadAs` below goes through the real endpoints.
  */
 export interface TestUpload {
   id: string;
@@ -105,4 +106,13 @@ export async function uploadAs<T = Record<string, unknown>>(
   const body: unknown = text ? JSON.parse(text) : {};
   checkAnswer('POST', url.pathname, res.status, body);
   return { status: res.status, body: body as T };
+}
+
+/** The bytes stored under `key`, or undefined when there are none. */
+export async function storedBytes(storage: FileStorage, key: string): Promise<Buffer | undefined> {
+  const stream = await storage.get(key);
+  if (!stream) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream as Readable) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }

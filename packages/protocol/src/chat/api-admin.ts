@@ -1,15 +1,8 @@
 import { z } from 'zod';
 import * as A from './admin-requests.js';
-import type { ChatEndpoint } from './api.js';
+import { ep, type ChatEndpoint } from './api-endpoint.js';
 import { CustomEvent } from './events.js';
 import { ChannelMember, ChatUser, Message } from './models.js';
-
-const ep = (
-  method: ChatEndpoint['method'],
-  path: string,
-  summary: string,
-  parts: Omit<ChatEndpoint, 'method' | 'path' | 'summary'> = {},
-): ChatEndpoint => ({ method, path, summary, ...parts });
 
 const Empty = z.object({});
 const TaskOut = z.object({ task_id: z.string() });

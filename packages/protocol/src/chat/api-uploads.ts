@@ -5,14 +5,7 @@ import {
   UpdateAppSettingsRequest,
   UploadResponse,
 } from './attachments.js';
-import type { ChatEndpoint } from './api.js';
-
-const ep = (
-  method: ChatEndpoint['method'],
-  path: string,
-  summary: string,
-  parts: Omit<ChatEndpoint, 'method' | 'path' | 'summary'> = {},
-): ChatEndpoint => ({ method, path, summary, ...parts });
+import { ep, type ChatEndpoint } from './api-endpoint.js';
 
 /** The multipart body of an upload (`multipart/form-data`, streamed; not JSON). */
 export const UploadForm = z.object({

@@ -10,6 +10,7 @@ import {
   PermissionRule,
 } from './admin.js';
 import { ADMIN_ENDPOINTS } from './api-admin.js';
+import { ep, type ChatEndpoint } from './api-endpoint.js';
 import { UPLOAD_ENDPOINTS } from './api-uploads.js';
 import { FileQuery, OgQuery, OgResponse } from './attachments.js';
 import * as R from './api-requests.js';
@@ -31,15 +32,7 @@ import {
 import { SearchRequest, SearchResponse } from './search.js';
 import { QueryThreadsRequest, Thread } from './threads.js';
 
-/** One endpoint of the chat HTTP API (under `/chat`). */
-export interface ChatEndpoint {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  path: string;
-  summary: string;
-  body?: z.ZodType;
-  query?: z.ZodType;
-  response?: z.ZodType;
-}
+export type { ChatEndpoint } from './api-endpoint.js';
 
 const Empty = z.object({});
 const MessageOut = z.object({ message: Message });
@@ -80,13 +73,6 @@ const MutesOut = z.object({
   own_user: z.object({ id: z.string(), channel_mutes: z.array(ChannelMute) }),
 });
 const Payload = z.object({ payload: z.string().describe('the request as JSON') });
-
-const ep = (
-  method: ChatEndpoint['method'],
-  path: string,
-  summary: string,
-  parts: Omit<ChatEndpoint, 'method' | 'path' | 'summary'> = {},
-): ChatEndpoint => ({ method, path, summary, ...parts });
 
 /** Every endpoint of the chat HTTP API; docs/chat-api.md is generated from this list. */
 export const CHAT_ENDPOINTS: readonly ChatEndpoint[] = [

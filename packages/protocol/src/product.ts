@@ -42,6 +42,8 @@ export const MeResponse = z.object({
   emailVerified: z.boolean(),
   /** Token claims; `sadmin` is present (and `true`) only for super-admins. */
   claims: z.object({ sadmin: z.boolean().optional() }),
+  /** What the account may do outside any organization, decided by the server (`policies.ts`). */
+  policies: z.object({ createOrganization: z.boolean() }),
   user: z.looseObject({
     id: z.string(),
     name: z.string().optional(),
@@ -82,6 +84,24 @@ export const Team = z.object({ id: z.string(), name: z.string(), organization: z
 export type Team = z.infer<typeof Team>;
 
 /**
+ * What the viewer may do with one case plan (Outline's `policies`): computed by the server from the permission
+ * table (`server/src/product/permissions.ts`), so the web shows only what the server would allow and never keeps
+ * a copy of the rules.
+ */
+export const CaseplanAbilities = z.object({
+  read: z.boolean(),
+  /** caseplans-update/updateCustom/addUser/removeUser/addTeam/updateTeam/addRole/updateRole, events-create/update. */
+  edit: z.boolean(),
+  /** caseplans-close / caseplans-reopen. */
+  close: z.boolean(),
+  /** `GET /api/caseplans/{id}/stats`. */
+  stats: z.boolean(),
+  /** events-rsvp, session-selectCaseplan, chat-startChat. */
+  participate: z.boolean(),
+});
+export type CaseplanAbilities = z.infer<typeof CaseplanAbilities>;
+
+/**
  * Case plan as answered by `GET /api/caseplans` (an array of these) and `GET /api/caseplans/{id}`
  * (product-spec §3). `roles` and `teams` are maps keyed by id.
  */
@@ -108,12 +128,32 @@ export const Caseplan = z.object({
     })
     .nullable()
     .optional(),
+  /** The viewer's abilities on this plan. */
+  policies: CaseplanAbilities,
 });
 export type Caseplan = z.infer<typeof Caseplan>;
 
 /** Organization user types; `admin` is the organization admin (product-spec §3, §5). */
 export const OrganizationUserType = z.enum(['admin', 'member', 'client', 'guest']);
 export type OrganizationUserType = z.infer<typeof OrganizationUserType>;
+
+/** What the viewer may do in one organization (see {@link CaseplanAbilities}). */
+export const OrganizationAbilities = z.object({
+  read: z.boolean(),
+  /** Invite, remove and retype people; `GET /api/organizations/{id}/members`. */
+  manage: z.boolean(),
+  /** `GET /api/organizations/{id}/audit`. */
+  audit: z.boolean(),
+  /** settings-get (field schemas). */
+  readSettings: z.boolean(),
+  /** settings-set (field schemas). */
+  writeSettings: z.boolean(),
+  /** `GET /api/caseplans?organization=`. */
+  listCaseplans: z.boolean(),
+  /** caseplans-create. */
+  createCaseplan: z.boolean(),
+});
+export type OrganizationAbilities = z.infer<typeof OrganizationAbilities>;
 
 /** Organization as answered by `GET /api/organizations` (an array of these). */
 export const Organization = z.object({
@@ -124,6 +164,8 @@ export const Organization = z.object({
   users: z.record(z.string(), z.object({ type: z.string() })),
   activeUsers: z.array(z.string()),
   updated: Timestamp,
+  /** The viewer's abilities in this organization. */
+  policies: OrganizationAbilities,
 });
 export type Organization = z.infer<typeof Organization>;
 

@@ -13,7 +13,7 @@
  * - Super-admin (`sadmin`) may read every organization; case plan content stays with the people on it and the
  *   organization's admins.
  */
-import type { OrganizationUserType } from '@caseroom/protocol';
+import type { CaseplanAbilities, OrganizationAbilities, OrganizationUserType } from '@caseroom/protocol';
 import { allows, type OperationName, type Position } from './permissions.js';
 
 export { PERMISSIONS, POSITIONS, allows, type OperationName, type Position } from './permissions.js';
@@ -118,4 +118,35 @@ export function canListOrganizationCaseplans(viewer: Viewer, organizationId: str
 
 export function canReadCaseplan(viewer: Viewer, caseplan: CaseplanFacts): boolean {
   return canOnCaseplan(viewer, 'caseplans.read', caseplan);
+}
+
+/** The viewer's abilities on a case plan, as answers carry them (`policies`, Outline's model). */
+export function caseplanAbilities(viewer: Viewer, caseplan: CaseplanFacts): CaseplanAbilities {
+  const positions = positionsOf(viewer, caseplan.organization, caseplan);
+  return {
+    read: allows('caseplans.read', positions),
+    edit: allows('caseplans.edit', positions),
+    close: allows('caseplans.close', positions),
+    stats: allows('caseplans.stats', positions),
+    participate: allows('caseplans.participate', positions),
+  };
+}
+
+/** The viewer's abilities in an organization, as answers carry them. */
+export function organizationAbilities(viewer: Viewer, organizationId: string): OrganizationAbilities {
+  const positions = positionsOf(viewer, organizationId);
+  return {
+    read: allows('organizations.read', positions),
+    manage: allows('organizations.manage', positions),
+    audit: allows('organizations.audit', positions),
+    readSettings: allows('settings.read', positions),
+    writeSettings: allows('settings.write', positions),
+    listCaseplans: allows('caseplans.list', positions),
+    createCaseplan: allows('caseplans.create', positions),
+  };
+}
+
+/** What the account may do outside any organization. */
+export function accountAbilities(viewer: Pick<Viewer, 'sadmin'>): { createOrganization: boolean } {
+  return { createOrganization: allows('organizations.create', viewer.sadmin ? ['superAdmin'] : []) };
 }

@@ -16,6 +16,7 @@ const plan = (id: string): Caseplan => ({
   created: '2030-01-01T00:00:00Z',
   updated: '2030-01-01T00:00:00Z',
   custom: {},
+  policies: { read: true, edit: false, close: false, stats: false, participate: true },
 });
 
 const sessionState = (over: Partial<SessionState> = {}): SessionState => ({

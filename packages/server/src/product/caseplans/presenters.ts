@@ -1,5 +1,5 @@
 import type { Caseplan } from '@caseroom/protocol';
-import type { CaseplanFacts } from '../policies.js';
+import { caseplanAbilities, type CaseplanFacts, type Viewer } from '../policies.js';
 import type { CaseplanRecord } from './queries.js';
 
 /** The facts the case plan policies need. */
@@ -11,8 +11,8 @@ export function caseplanFacts(record: CaseplanRecord): CaseplanFacts {
   };
 }
 
-/** A case plan in the spec's field names (product-spec §3). */
-export function presentCaseplan(record: CaseplanRecord): Caseplan {
+/** A case plan in the spec's field names (product-spec §3), with the viewer's abilities on it. */
+export function presentCaseplan(record: CaseplanRecord, viewer: Viewer): Caseplan {
   const users: Caseplan['users'] = {};
   for (const u of record.users) {
     users[u.user_id] = { role: u.role_id, team: u.team_id, active: u.active, roleData: { client: u.client } };
@@ -52,5 +52,6 @@ export function presentCaseplan(record: CaseplanRecord): Caseplan {
           reason: record.closing.reason,
         }
       : null,
+    policies: caseplanAbilities(viewer, caseplanFacts(record)),
   };
 }

@@ -16,7 +16,9 @@ export async function listCaseplans(q: Queryable, uid: string, organization?: st
     throw new ProductError('permission-denied', 'User is not part of the organization');
   }
   const records = await loadCaseplans(q, await candidateCaseplanIds(q, uid, organization));
-  return records.filter((r) => canReadCaseplan(viewer, caseplanFacts(r))).map(presentCaseplan);
+  return records
+    .filter((r) => canReadCaseplan(viewer, caseplanFacts(r)))
+    .map((r) => presentCaseplan(r, viewer));
 }
 
 /**
@@ -27,7 +29,7 @@ export async function readCaseplan(q: Queryable, uid: string, id: string): Promi
   const [record] = await loadCaseplans(q, [id]);
   if (!record) throw notFound('Caseplan');
   const viewer = await loadViewer(q, uid);
-  if (canReadCaseplan(viewer, caseplanFacts(record))) return presentCaseplan(record);
+  if (canReadCaseplan(viewer, caseplanFacts(record))) return presentCaseplan(record, viewer);
   if (canListOrganizationCaseplans(viewer, record.organization_id)) {
     throw new ProductError('permission-denied', 'User not on caseplan');
   }

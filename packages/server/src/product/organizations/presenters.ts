@@ -1,5 +1,5 @@
 import type { Organization } from '@caseroom/protocol';
-import { canSeeOrganizationPeople, type Viewer } from '../policies.js';
+import { canSeeOrganizationPeople, organizationAbilities, type Viewer } from '../policies.js';
 import type { OrganizationRecord } from './queries.js';
 
 /**
@@ -19,5 +19,6 @@ export function presentOrganization(org: OrganizationRecord, viewer: Viewer): Or
     users,
     activeUsers: visible.filter((m) => m.active).map((m) => m.userId),
     updated: new Date(org.updated).toISOString(),
+    policies: organizationAbilities(viewer, org.id),
   };
 }

@@ -1,4 +1,5 @@
 import type { MeResponse, ProductUser } from '@caseroom/protocol';
+import { accountAbilities } from '../policies.js';
 import type { AccountRow } from './profiles.js';
 
 const iso = (d: Date | null): string | null => (d ? new Date(d).toISOString() : null);
@@ -27,6 +28,7 @@ export function presentMe(row: AccountRow): MeResponse {
     email: row.email,
     emailVerified: row.emailVerified,
     claims: row.sadmin ? { sadmin: true } : {},
+    policies: accountAbilities(row),
     user: presentUser(row),
   };
 }

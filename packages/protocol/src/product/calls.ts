@@ -102,6 +102,15 @@ export type OrganizationSetUserTypeData = z.infer<typeof OrganizationSetUserType
 export const SettingsDocName = z.enum(['client-fields', 'caseplan-fields']);
 export type SettingsDocName = z.infer<typeof SettingsDocName>;
 
+/**
+ * The JSON Schema keyword on one custom field (a property of a settings schema) that says who may see it:
+ * `staff` keeps the field, its value and its definition out of every answer to clients and guests (the server
+ * strips it); absent or `everyone` shows it to everyone who may read the plan. The form builder writes it.
+ */
+export const FIELD_VISIBILITY_KEYWORD = 'x-visibility';
+export const FieldVisibility = z.enum(['everyone', 'staff']);
+export type FieldVisibility = z.infer<typeof FieldVisibility>;
+
 export const SettingsGetData = z.strictObject({ organizationId: Id, doc: SettingsDocName });
 export type SettingsGetData = z.infer<typeof SettingsGetData>;
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
-import type { Caseplan, Contact, Organization, SettingsDoc } from '@caseroom/protocol';
+import type { Caseplan, Contact, SettingsDoc } from '@caseroom/protocol';
 import { callFunction } from '../api/http';
 import { t } from '../i18n/t';
 import { caseplanSession } from '../session/caseplanSession';
@@ -13,7 +13,6 @@ import { CaseplanStats } from './CaseplanStats';
 import { CustomFieldsForm } from './CustomFieldsForm';
 import { ActionForm, Field, LoadState, text } from './ui';
 import { useLoad } from './useLoad';
-import { canEditCaseplan, isOrgAdminOf } from './viewer';
 
 /**
  * Opening a plan's page opens the plan (product-spec §4): once the session holds it (waiting at most
@@ -58,14 +57,9 @@ export function CaseplanPage() {
 function CaseplanView({ plan, reload }: { plan: Caseplan; reload: () => void }) {
   const contacts = useLoad<Contact[]>('/api/contacts');
   const schema = useLoad<SettingsDoc>(`/api/organizations/${plan.organization}/settings/caseplan-fields`);
-  const organizations = useLoad<Organization[]>('/api/organizations');
-  const session = useSession();
-  const uid = session.status === 'signed-in' ? session.me.uid : null;
-  const org =
-    organizations.status === 'ready' ? organizations.data.find((o) => o.id === plan.organization) : undefined;
-  const canEdit = canEditCaseplan(plan, org, uid);
-  // docs/permissions.md `caseplans.close`: organization admins only (the payload carries no capabilities).
-  const canClose = isOrgAdminOf(org, uid);
+  // What the viewer may do comes with the plan (`policies`, decided by the server's permission table).
+  const canEdit = plan.policies.edit;
+  const canClose = plan.policies.close;
   const people = contacts.status === 'ready' ? contacts.data : [];
   const nameOf = (uid: string) => people.find((c) => c.id === uid)?.name ?? uid;
   return (

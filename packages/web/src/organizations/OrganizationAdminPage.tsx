@@ -4,7 +4,6 @@ import type { AuditPage, Organization, OrganizationMembers, SettingsDoc } from '
 import { callFunction } from '../api/http';
 import { ActionForm, Field, LoadState, text } from '../caseplans/ui';
 import { useLoad } from '../caseplans/useLoad';
-import { isOrgAdminOf } from '../caseplans/viewer';
 import { t } from '../i18n/t';
 import { caseplanSession } from '../session/caseplanSession';
 import { useCaseplanSession } from '../session/useCaseplanSession';
@@ -66,11 +65,11 @@ export function OrganizationAdminPage() {
                   </select>
                 </Field>
               ) : null}
-              {isOrgAdminOf(org, uid) ? (
+              {org.policies.manage ? (
                 <>
                   <Members orgId={org.id} />
-                  <Schemas orgId={org.id} />
-                  <Audit orgId={org.id} />
+                  {org.policies.writeSettings ? <Schemas orgId={org.id} /> : null}
+                  {org.policies.audit ? <Audit orgId={org.id} /> : null}
                 </>
               ) : (
                 <p>

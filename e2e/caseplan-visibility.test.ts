@@ -99,6 +99,7 @@ describe('staff-only fields and navigation in real Chromium', () => {
           expect(await page.content()).not.toContain(STAFF_VALUE);
           expect(await page.getByLabel(STAFF_LABEL).count()).toBe(0);
           expect(await page.getByRole('link', { name: 'Organization admin' }).count()).toBe(0);
+          await page.getByRole('heading', { name: 'Case plan fields' }).scrollIntoViewIfNeeded();
           await screenshot(page, `visibility-${role}-plan-${width}`);
           expect(await seriousA11yViolations(page)).toEqual([]);
         } finally {
@@ -113,6 +114,7 @@ describe('staff-only fields and navigation in real Chromium', () => {
         await signIn(maria.page, DEMO.maria.email);
         await openPlan(maria.page, planId);
         expect(await maria.page.getByLabel(STAFF_LABEL).inputValue()).toBe(STAFF_VALUE);
+        await maria.page.getByRole('heading', { name: 'Case plan fields' }).scrollIntoViewIfNeeded();
         await screenshot(maria.page, `visibility-staff-plan-${width}`);
         expect(await seriousA11yViolations(maria.page)).toEqual([]);
       } finally {

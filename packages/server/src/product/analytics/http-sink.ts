@@ -83,8 +83,9 @@ export class HttpSink implements AnalyticsSink {
     }
   }
 
+  /** Sends what is queued, one try per batch (a collector that is down must not hold the shutdown up). */
   async close(): Promise<void> {
-    await this.flush();
     this.closed = true;
+    await this.flush();
   }
 }

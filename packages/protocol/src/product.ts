@@ -171,3 +171,4 @@ export type Organization = z.infer<typeof Organization>;
 
 export * from './product/calls.js';
 export * from './product/domain.js';
+export * from './product/onboarding.js';

@@ -95,7 +95,11 @@ describe.each(['postgres', 'pglite'] as const)('first-run setup on %s', (databas
       policies: { manage: boolean };
     }[];
     expect(orgs).toHaveLength(1);
-    expect(orgs[0]).toMatchObject({ id: result.organizationId, name: 'Team one', policies: { manage: true } });
+    expect(orgs[0]).toMatchObject({
+      id: result.organizationId,
+      name: 'Team one',
+      policies: { manage: true },
+    });
     expect(orgs[0]!.users[person.uid]).toEqual({ type: 'admin' });
     const session = await call(server, person, 'session-load', undefined);
     expect(session.body.result).toMatchObject({

@@ -17,7 +17,8 @@ export async function createOrganization(
     'INSERT INTO organizations (id, eid, name) VALUES ($1, $2, $3) ON CONFLICT (eid) DO NOTHING',
     [id, org.eid ?? null, org.name],
   );
-  if (rowCount === 0) throw new ProductError('already-exists', 'An organization with this eid already exists');
+  if (rowCount === 0)
+    throw new ProductError('already-exists', 'An organization with this eid already exists');
   await recordAudit(q, {
     organizationId: id,
     actorId,

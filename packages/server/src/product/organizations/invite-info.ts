@@ -15,7 +15,11 @@ const TokenParams = z.object({ token: z.string().min(1).max(300) });
  * Null for a token not made by this server, an invite that was accepted or cancelled, or one that never was:
  * one answer for all, so nothing can be learnt by guessing.
  */
-export async function readInviteInfo(q: Queryable, secret: string, token: string): Promise<InviteInfo | null> {
+export async function readInviteInfo(
+  q: Queryable,
+  secret: string,
+  token: string,
+): Promise<InviteInfo | null> {
   const inviteId = verifyInviteToken(secret, token);
   if (!inviteId) return null;
   const { rows } = await q.query<InviteInfo>(

@@ -75,7 +75,11 @@ export async function runSetup(deps: SetupDeps, data: SetupData, clientIp: strin
       return organizationId;
     });
     return {
-      result: { token: token ?? '', user: { id: user.id, email: user.email, name: user.name }, organizationId },
+      result: {
+        token: token ?? '',
+        user: { id: user.id, email: user.email, name: user.name },
+        organizationId,
+      },
       headers: signedUp.headers,
     };
   } catch (err) {

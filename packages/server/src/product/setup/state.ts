@@ -5,9 +5,7 @@ export const SETUP_CLAIM_TTL_SECONDS = 120;
 
 /** Whether the installation still waits for its first person: no account exists yet. */
 export async function setupNeeded(q: Queryable): Promise<boolean> {
-  const { rows } = await q.query<{ needed: boolean }>(
-    'SELECT NOT EXISTS (SELECT 1 FROM "user") AS needed',
-  );
+  const { rows } = await q.query<{ needed: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM "user") AS needed');
   return rows[0]?.needed === true;
 }
 

@@ -82,7 +82,7 @@ describe('managing invites and the invite card (issue 15)', () => {
   it('shows the invite card for an open invite and 404 for anything else', async () => {
     const to = address('card');
     const { token, inviteId } = await invite(to, 'client');
-    const card = await get(server, undefined, `/api/invites/${encodeURIComponent(token)}`);
+    const card = await get(server, undefined, `/api/invite?token=${encodeURIComponent(token)}`);
     expect(card.status).toBe(200);
     expect(InviteInfo.parse(card.body)).toEqual({
       organization: 'Card org',
@@ -92,7 +92,7 @@ describe('managing invites and the invite card (issue 15)', () => {
     });
     const forged = `${inviteId}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`;
     for (const bad of [forged, inviteId, 'x', `${crypto.randomUUID()}.${token.split('.')[1]}`]) {
-      const r = await get(server, undefined, `/api/invites/${encodeURIComponent(bad)}`);
+      const r = await get(server, undefined, `/api/invite?token=${encodeURIComponent(bad)}`);
       expect(r.status, bad).toBe(404);
       expect(r.body).toEqual({ error: { status: 'not-found', message: 'Invite not found' } });
     }
@@ -122,7 +122,7 @@ describe('managing invites and the invite card (issue 15)', () => {
     expect((await openInvites()).map((i) => i.id)).toContain(inviteId);
     await ok(server, admin, 'organizations-cancelInvite', { organizationId: org, inviteId });
     expect((await openInvites()).map((i) => i.id)).not.toContain(inviteId);
-    expect((await get(server, undefined, `/api/invites/${encodeURIComponent(token)}`)).status).toBe(404);
+    expect((await get(server, undefined, `/api/invite?token=${encodeURIComponent(token)}`)).status).toBe(404);
     expect(await auditOf('organization.invite.cancel', inviteId)).toBe(1);
     const res = await server.app.product.auth.api.signUpEmail({
       body: { email: to, password: 'correct horse battery', name: 'Too late' },
@@ -151,7 +151,7 @@ describe('managing invites and the invite card (issue 15)', () => {
     await ok(server, { uid: res.user.id, token: res.token ?? '', email: to }, 'session-load', {
       invite: token,
     });
-    expect((await get(server, undefined, `/api/invites/${encodeURIComponent(token)}`)).status).toBe(404);
+    expect((await get(server, undefined, `/api/invite?token=${encodeURIComponent(token)}`)).status).toBe(404);
     for (const name of ['organizations-cancelInvite', 'organizations-resendInvite']) {
       expect((await call(server, admin, name, { organizationId: org, inviteId })).status).toBe(404);
     }

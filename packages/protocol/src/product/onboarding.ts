@@ -36,7 +36,7 @@ export const SetupResult = z.object({
 export type SetupResult = z.infer<typeof SetupResult>;
 
 /**
- * `GET /api/invites/{token}` (public): what the holder of an open invite's mailed token may see before signing
+ * `GET /api/invite?token=` (public): what the holder of an open invite's mailed token may see before signing
  * up: who invited them, to which organization, as what. 404 for anything else.
  */
 export const InviteInfo = z.object({

@@ -18,13 +18,13 @@ export function inviteTokenOf(params: URLSearchParams): string | null {
   return new URL(target, 'http://local').searchParams.get('invite');
 }
 
-/** Asks the server who invited the holder of `token` (`GET /api/invites/{token}`); 404 means not valid (any more). */
+/** Asks the server who invited the holder of `token` (`GET /api/invite?token=`); 404 means not valid (any more). */
 export function useInviteInfo(token: string | null): InviteLookup {
   const [lookup, setLookup] = useState<InviteLookup>(token ? { status: 'loading' } : { status: 'none' });
   useEffect(() => {
     if (!token) return;
     let live = true;
-    apiGet<InviteInfo>(`/api/invites/${encodeURIComponent(token)}`).then(
+    apiGet<InviteInfo>(`/api/invite?token=${encodeURIComponent(token)}`).then(
       (info) => live && setLookup({ status: 'valid', info }),
       () => live && setLookup({ status: 'invalid' }),
     );

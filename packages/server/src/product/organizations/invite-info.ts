@@ -8,7 +8,7 @@ import { installProductErrorHandler } from '../http/error-handler.js';
 import { PUBLIC_LIMITS, publicLimit } from '../http/public-limits.js';
 import { verifyInviteToken } from './invite-mail.js';
 
-const TokenParams = z.object({ token: z.string().min(1).max(300) });
+const TokenQuery = z.object({ token: z.string().min(1).max(300) });
 
 /**
  * What the holder of an open invite's mailed token sees before signing up: organization, inviter and as what.
@@ -34,13 +34,16 @@ export async function readInviteInfo(
   return rows[0] ?? null;
 }
 
-/** `GET /api/invites/{token}` (public, rate limited per address): the invite card of the login page. */
+/**
+ * `GET /api/invite?token=` (public, rate limited per address): the invite card of the login page. The token is
+ * a credential, so it travels in the query string, which request logs leave out (a path would be logged).
+ */
 export async function inviteInfoRoutes(http: FastifyInstance, opts: { db: Db; config: Config }) {
   installProductErrorHandler(http);
   const limit = publicLimit(PUBLIC_LIMITS.invite.points, PUBLIC_LIMITS.invite.seconds);
-  http.get('/api/invites/:token', async (req, reply) => {
+  http.get('/api/invite', async (req, reply) => {
     await limit.consume(req.ip);
-    const { token } = TokenParams.parse(req.params);
+    const { token } = TokenQuery.parse(req.query);
     const info = await readInviteInfo(opts.db, opts.config.authSecret, token);
     if (!info) throw notFound('Invite');
     // The token is a credential: the answer is for this visitor only, never for a shared cache.

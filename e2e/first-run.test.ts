@@ -167,20 +167,27 @@ describe('first run on an empty production install', () => {
     await page.getByLabel('Name').fill('First steps');
     await page.getByRole('button', { name: 'Create case plan' }).click();
     await page.getByRole('heading', { level: 1, name: 'First steps' }).waitFor(LIVE);
-    await page.getByLabel('Team name').fill('Care team');
-    await page.getByRole('button', { name: 'Add team' }).click();
+    const addTeam = page.getByRole('form', { name: 'Add team' });
+    await addTeam.getByLabel('Team name').fill('Care team');
+    await addTeam.getByRole('button', { name: 'Add team' }).click();
     await page.getByRole('listitem').filter({ hasText: 'Care team' }).first().waitFor(LIVE);
-    await page.getByLabel('Role name').fill('Case worker');
-    await page.getByRole('button', { name: 'Add role' }).click();
-    await page.getByRole('listitem').filter({ hasText: 'Case worker (Care team): vacant' }).waitFor(LIVE);
-    await page.getByLabel('Role name').fill('Family');
-    await page.getByLabel('Client role').check();
-    await page.getByRole('button', { name: 'Add role' }).click();
-    await page.getByRole('listitem').filter({ hasText: 'Family (Care team): vacant' }).waitFor(LIVE);
+    const addRole = async (name: string, client: boolean) => {
+      const form = page.getByRole('form', { name: 'Add role' });
+      await form.getByLabel('Role name').fill(name);
+      if (client) await form.getByLabel('Client role').check();
+      await form.getByRole('button', { name: 'Add role' }).click();
+      await page
+        .getByRole('listitem')
+        .filter({ hasText: `${name} (Care team): vacant` })
+        .waitFor(LIVE);
+    };
+    await addRole('Case worker', false);
+    await addRole('Family', true);
     const addPerson = async (name: string, role: string) => {
-      await page.getByLabel('Person', { exact: true }).selectOption({ label: name });
-      await page.getByLabel('Role', { exact: true }).selectOption({ label: role });
-      await page.getByRole('button', { name: 'Add person' }).click();
+      const form = page.getByRole('form', { name: 'Add person' });
+      await form.getByLabel('Person', { exact: true }).selectOption({ label: name });
+      await form.getByLabel('Role', { exact: true }).selectOption({ label: role });
+      await form.getByRole('button', { name: 'Add person' }).click();
       await page
         .getByRole('listitem')
         .filter({ hasText: `${name} — ${role}` })

@@ -21,6 +21,8 @@ export const enOnboarding = {
     'Your account ({email}) is ready, but you are not part of an organization yet. Ask someone who runs your organization in Caseroom to invite this e-mail address.',
   'onboarding.noOrg.next':
     'You get an e-mail with a link. Open it, or come back here and check again, and you are in.',
+  'onboarding.noOrg.verify':
+    'Confirm your e-mail address too (we sent you a link): an invitation reaches you once the address is confirmed, or through the link in the invitation mail.',
   'onboarding.noOrg.check': 'Check again',
   'onboarding.noOrg.checking': 'Checking…',
   'onboarding.noOrg.still': 'No invitation for {email} yet.',
@@ -41,7 +43,7 @@ export const enOnboarding = {
   'onboarding.invites.none': 'No open invitations.',
   'onboarding.invites.as': 'as {type}',
   'onboarding.invites.resend': 'Send again',
-  'onboarding.invites.resendLabel': 'Send the invitation to {email} again',
+  'onboarding.invites.resendLabel': 'Send again to {email}',
   'onboarding.invites.cancel': 'Cancel',
   'onboarding.invites.cancelLabel': 'Cancel the invitation to {email}',
   'onboarding.invites.sent': 'Invitation sent to {email}.',

@@ -23,6 +23,8 @@ export const nbOnboarding: Partial<Record<MessageKey, string>> = {
     'Kontoen din ({email}) er klar, men du er ikke med i noen organisasjon ennå. Be noen som driver organisasjonen din i Caseroom om å invitere denne e-postadressen.',
   'onboarding.noOrg.next':
     'Du får en e-post med en lenke. Åpne den, eller kom tilbake hit og sjekk igjen, så er du med.',
+  'onboarding.noOrg.verify':
+    'Bekreft også e-postadressen din (vi har sendt deg en lenke): en invitasjon når deg når adressen er bekreftet, eller gjennom lenken i invitasjonsposten.',
   'onboarding.noOrg.check': 'Sjekk igjen',
   'onboarding.noOrg.checking': 'Sjekker…',
   'onboarding.noOrg.still': 'Ingen invitasjon til {email} ennå.',
@@ -42,7 +44,7 @@ export const nbOnboarding: Partial<Record<MessageKey, string>> = {
   'onboarding.invites.none': 'Ingen åpne invitasjoner.',
   'onboarding.invites.as': 'som {type}',
   'onboarding.invites.resend': 'Send igjen',
-  'onboarding.invites.resendLabel': 'Send invitasjonen til {email} igjen',
+  'onboarding.invites.resendLabel': 'Send igjen til {email}',
   'onboarding.invites.cancel': 'Trekk tilbake',
   'onboarding.invites.cancelLabel': 'Trekk tilbake invitasjonen til {email}',
   'onboarding.invites.sent': 'Invitasjon sendt til {email}.',

@@ -35,6 +35,7 @@ export function NoOrganizationPage({ me, onLogout }: { me: MeResponse; onLogout:
         </h1>
         <p>{t('onboarding.noOrg.body', { email })}</p>
         <p>{t('onboarding.noOrg.next')}</p>
+        {me.emailVerified ? null : <p className="muted">{t('onboarding.noOrg.verify')}</p>}
         {checked ? (
           <p className="login-notice" role="status">
             {t('onboarding.noOrg.still', { email })}

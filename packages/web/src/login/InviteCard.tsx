@@ -14,7 +14,7 @@ export function inviteTokenOf(params: URLSearchParams): string | null {
   const direct = params.get('invite');
   if (direct) return direct;
   const target = params.get('redirectTo');
-  if (!target?.startsWith('/')) return null;
+  if (!target?.startsWith('/') || target.startsWith('//')) return null;
   return new URL(target, 'http://local').searchParams.get('invite');
 }
 

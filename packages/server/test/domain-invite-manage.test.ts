@@ -176,4 +176,15 @@ describe('managing invites and the invite card (issue 15)', () => {
     const bad = await call(server, admin, 'organizations-resendInvite', { organizationId: org });
     expect(bad.status).toBe(400);
   });
+
+  it('limits invite-card lookups per address (30 a minute)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 32 && !statuses.includes(429); i++) {
+      statuses.push((await get(server, undefined, '/api/invite?token=guess.guess')).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.slice(0, -1).every((s) => s === 404)).toBe(true);
+    const refused = await get(server, undefined, '/api/invite?token=guess.guess');
+    expect(refused.body).toMatchObject({ error: { status: 'resource-exhausted' } });
+  });
 });

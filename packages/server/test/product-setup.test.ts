@@ -128,6 +128,14 @@ describe.each(['postgres', 'pglite'] as const)('first-run setup on %s', (databas
     });
     expect(res.status).toBe(200);
   });
+
+  it('limits setup attempts per address like sign-up (20 a minute)', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 25 && !statuses.includes(429); i++)
+      statuses.push((await postSetup(server, {})).status);
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.length).toBeLessThanOrEqual(21);
+  });
 });
 
 describe.each(['postgres', 'pglite'] as const)('concurrent first-run setups on %s', (database) => {

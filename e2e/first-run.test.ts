@@ -136,6 +136,11 @@ describe('first run on an empty production install', () => {
     const colleagueLink = await invite(page, colleagueEmail, 'team member');
     const clientLink = await invite(page, clientEmail, 'client');
     await checkPage(page, 'first-run-invited-1280');
+    // The invite card on a phone (looking does not use the invite up).
+    await phone.page.goto(clientLink);
+    await phone.page.getByRole('heading', { name: `You are invited to ${ORG}` }).waitFor(LIVE);
+    await phone.page.getByText(/You join as a client/).waitFor();
+    await checkPage(phone.page, 'first-run-invite-card-375');
 
     const colleague = await join(
       colleagueLink,

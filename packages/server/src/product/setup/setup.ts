@@ -86,7 +86,9 @@ export async function runSetup(deps: SetupDeps, data: SetupData, clientIp: strin
     // The account without its organization would leave a dead end (setup no longer offered, nobody to invite
     // anyone): remove it, so the first person can run setup again.
     log.error({ err }, 'first-run setup failed after sign-up; removing the account');
-    await db.query('DELETE FROM "user" WHERE id = $1', [user.id]).catch(() => undefined);
+    await db
+      .query('DELETE FROM "user" WHERE id = $1', [user.id])
+      .catch((cleanup: unknown) => log.error({ err: cleanup }, 'removing the half-set-up account failed'));
     await releaseSetup(db, claim);
     throw err;
   }

@@ -39,6 +39,8 @@ export const enOnboarding = {
   'onboarding.invite.how': 'Create an account with {email}, or sign in if you already have one.',
   'onboarding.invite.invalid':
     'This invitation link is no longer valid: it was cancelled or already used. Ask the person who invited you to send a new one.',
+  'onboarding.firstSteps':
+    'Next: invite your colleagues (as team members) and your clients below. Then open Case plans to create your first case plan and add them to it.',
   'onboarding.invites.title': 'Open invitations',
   'onboarding.invites.none': 'No open invitations.',
   'onboarding.invites.as': 'as {type}',

@@ -40,6 +40,8 @@ export const nbOnboarding: Partial<Record<MessageKey, string>> = {
   'onboarding.invite.how': 'Opprett en konto med {email}, eller logg inn hvis du allerede har en.',
   'onboarding.invite.invalid':
     'Denne invitasjonslenken gjelder ikke lenger: den ble trukket tilbake eller er allerede brukt. Be den som inviterte deg om å sende en ny.',
+  'onboarding.firstSteps':
+    'Neste steg: inviter kollegene dine (som teammedlemmer) og klientene dine nedenfor. Åpne så Saksplaner for å opprette den første saksplanen og legge dem til i den.',
   'onboarding.invites.title': 'Åpne invitasjoner',
   'onboarding.invites.none': 'Ingen åpne invitasjoner.',
   'onboarding.invites.as': 'som {type}',

@@ -36,6 +36,10 @@ export function OrganizationMembers({ orgId }: { orgId: string }) {
       <LoadState state={members} onRetry={members.reload}>
         {(data) => (
           <>
+            {/* A fresh organization (just after setup): say what comes next. */}
+            {data.members.length === 1 && data.invites.length === 0 ? (
+              <p className="login-notice org-first-steps">{t('onboarding.firstSteps')}</p>
+            ) : null}
             <ul className="domain-list">
               {data.members
                 .filter((m) => m.active)

@@ -169,8 +169,9 @@ describe('first run on an empty production install', () => {
 
     // The admin makes a case plan with a team, a staff role and a client role, and puts both in it.
     await page.getByRole('link', { name: 'Case plans' }).click();
-    await page.getByLabel('Name').fill('First steps');
-    await page.getByRole('button', { name: 'Create case plan' }).click();
+    const newPlan = page.getByRole('form', { name: 'New case plan' });
+    await newPlan.getByLabel('Name', { exact: true }).fill('First steps');
+    await newPlan.getByRole('button', { name: 'Create case plan' }).click();
     await page.getByRole('heading', { level: 1, name: 'First steps' }).waitFor(LIVE);
     const addTeam = page.getByRole('form', { name: 'Add team' });
     await addTeam.getByLabel('Team name').fill('Care team');
@@ -233,6 +234,26 @@ describe('first run on an empty production install', () => {
     await cp.getByText(reply, { exact: true }).first().waitFor(LIVE);
     await checkPage(cp, 'first-run-chat-colleague-1280');
     await checkPage(kp, 'first-run-chat-client-1280');
+
+    // The super-admin creates a second organization and names its admin, who is invited by mail.
+    const northAdmin = uniqueEmail('north');
+    const since = smtp.count();
+    await page.getByRole('link', { name: 'Organization admin' }).click();
+    const create = page.getByRole('form', { name: 'Create an organization' });
+    await create.getByLabel('Organization name').fill('Northside Youth');
+    await create.getByLabel("Administrator's e-mail (optional)").fill(northAdmin);
+    await create.getByRole('button', { name: 'Create organization' }).click();
+    await page.getByRole('status').filter({ hasText: 'Northside Youth was created.' }).waitFor(LIVE);
+    await smtp.waitFor(northAdmin, { subject: /You are invited to Northside Youth/, since });
+    await page.getByRole('link', { name: 'Open Northside Youth' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Organization: Northside Youth' }).waitFor(LIVE);
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: northAdmin })
+      .filter({ hasText: 'as administrator' })
+      .waitFor();
+    expect(await page.getByText('Organization was not loaded into the session').count()).toBe(0);
+    await checkPage(page, 'first-run-second-organization-1280');
 
     expect(pageProblems(admin)).toEqual([]);
     expect(pageProblems(colleague)).toEqual([]);

@@ -52,6 +52,7 @@ export const enOnboarding = {
   'onboarding.invites.added': '{email} already had an account and was added.',
   'onboarding.invites.resent': 'Invitation sent again to {email}.',
   'onboarding.invites.cancelled': 'Invitation to {email} cancelled.',
+  'onboarding.members.none': 'No members yet: an invited person joins when they accept the invitation.',
   'onboarding.members.typeSaved': '{name} is now {type}.',
   'onboarding.members.removed': '{name} was removed from the organization.',
   'onboarding.inviteForm.title': 'Invite someone',

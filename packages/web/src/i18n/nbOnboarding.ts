@@ -53,6 +53,7 @@ export const nbOnboarding: Partial<Record<MessageKey, string>> = {
   'onboarding.invites.added': '{email} hadde allerede en konto og ble lagt til.',
   'onboarding.invites.resent': 'Invitasjonen ble sendt igjen til {email}.',
   'onboarding.invites.cancelled': 'Invitasjonen til {email} ble trukket tilbake.',
+  'onboarding.members.none': 'Ingen medlemmer ennå: en invitert person blir med når invitasjonen er godtatt.',
   'onboarding.members.typeSaved': '{name} er nå {type}.',
   'onboarding.members.removed': '{name} ble fjernet fra organisasjonen.',
   'onboarding.inviteForm.title': 'Inviter noen',

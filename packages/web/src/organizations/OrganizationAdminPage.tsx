@@ -21,13 +21,16 @@ const typeKey = (type: string | undefined) =>
 /**
  * Selects the organization of the route in the session (`session-selectOrganization`), once the session is
  * loaded: an organization the session does not hold is the toast 'Organization was not loaded into the
- * session'.
+ * session'. A super-admin (`superAdmin`) administers organizations they are not a member of (issue 15): those
+ * are shown without selecting them, and without the toast.
  */
-function useSelectOrganization(id: string | undefined) {
-  const ready = useCaseplanSession().status === 'ready';
+function useSelectOrganization(id: string | undefined, superAdmin: boolean) {
+  const state = useCaseplanSession();
+  const ready = state.status === 'ready';
+  const held = ready && id !== undefined && state.session.organizations.includes(id);
   useEffect(() => {
-    if (id && ready) void caseplanSession.selectOrganization(id);
-  }, [id, ready]);
+    if (id && ready && (held || !superAdmin)) void caseplanSession.selectOrganization(id);
+  }, [id, ready, held, superAdmin]);
 }
 
 /**
@@ -43,7 +46,7 @@ export function OrganizationAdminPage() {
   const session = useSession();
   const uid = session.status === 'signed-in' ? session.me.uid : null;
   const mayCreate = session.status === 'signed-in' && session.me.policies.createOrganization;
-  useSelectOrganization(id);
+  useSelectOrganization(id, mayCreate);
   return (
     <section className="domain-page" aria-labelledby="org-title">
       <LoadState state={organizations} onRetry={organizations.reload}>
@@ -84,7 +87,7 @@ export function OrganizationAdminPage() {
           );
         }}
       </LoadState>
-      {mayCreate ? <CreateOrganization onCreated={organizations.reload} /> : null}
+      {mayCreate ? <CreateOrganization key={id ?? ''} onCreated={organizations.reload} /> : null}
     </section>
   );
 }

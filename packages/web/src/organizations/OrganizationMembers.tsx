@@ -40,7 +40,10 @@ export function OrganizationMembers({ orgId }: { orgId: string }) {
             {data.members.length === 1 && data.invites.length === 0 ? (
               <p className="login-notice org-first-steps">{t('onboarding.firstSteps')}</p>
             ) : null}
-            <ul className="domain-list">
+            {data.members.some((m) => m.active) ? null : (
+              <p className="muted">{t('onboarding.members.none')}</p>
+            )}
+            <ul className="domain-list" hidden={!data.members.some((m) => m.active)}>
               {data.members
                 .filter((m) => m.active)
                 .map((m) => (

@@ -4,10 +4,12 @@
  */
 import { enAttachments } from './enAttachments';
 import { enOnboarding } from './enOnboarding';
+import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
   ...enOnboarding,
+  ...enPolicies,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',
   'app.retry': 'Try again',

@@ -43,6 +43,13 @@ export interface ChannelSnapshot {
   typing: Readonly<Record<string, { user: ChatUser; parent_id?: string; at: number }>>;
   watching: boolean;
   watcherCount: number;
+  /**
+   * The connected user's own membership (chat-spec §3 Member): `pinned_at` and `archived_at` of their list
+   * state. Absent until a query answered for a member.
+   */
+  membership?: ChannelMember;
+  /** When the viewer's timed mute ends (ISO); `channel.muted` says whether the channel is muted. */
+  muteExpiresAt?: string;
 }
 
 export function emptyChannelSnapshot(type: string, id: string | undefined): ChannelSnapshot {
@@ -106,6 +113,7 @@ export function hydrate(
     unreadCount: me !== undefined ? (read[me]?.unread_messages ?? state.unreadCount) : state.unreadCount,
     watcherCount: answer.watcher_count,
     error: undefined,
+    ...(answer.membership ? { membership: answer.membership } : {}),
   };
   return withSets(next, sets);
 }
@@ -189,7 +197,19 @@ export function applyChannelEvent(
       const member = event.member;
       if (!member) return state;
       const others = state.members.filter((m) => m.user_id !== member.user_id);
-      return { ...state, members: [...others, member] };
+      const own = member.user_id === me ? { membership: { ...state.membership, ...member } } : {};
+      return { ...state, ...own, members: [...others, member] };
+    }
+    case 'notification.channel_mutes_updated': {
+      // The user's whole mute list (chat-spec §7): this channel is muted when it is on it.
+      const mute = event.me.channel_mutes.find((m) => m.cid === state.cid);
+      if (!state.channel) return state;
+      const { muteExpiresAt: _old, ...rest } = state;
+      return {
+        ...rest,
+        channel: { ...state.channel, muted: mute !== undefined },
+        ...(mute?.expires ? { muteExpiresAt: mute.expires } : {}),
+      };
     }
     case 'member.removed': {
       const id = event.member?.user_id ?? event.user?.id;

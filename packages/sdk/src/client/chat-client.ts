@@ -299,6 +299,23 @@ export class ChatClient {
     );
   }
 
+  /** `GET /unread`: the user's unread totals (`me.total_unread_count`, `me.unread_channels`) fetched afresh. */
+  async refreshUnreadTotals(): Promise<void> {
+    try {
+      const answer = await this.api.get<{ total_unread_count: number; unread_channels: number }>('/unread');
+      const me = this.meStore.getSnapshot();
+      if (me) {
+        this.meStore.set({
+          ...me,
+          total_unread_count: answer.total_unread_count,
+          unread_channels: answer.unread_channels,
+        });
+      }
+    } catch (error) {
+      this.logger('warn', `unread totals failed: ${String(error)}`);
+    }
+  }
+
   /** @internal Routes one event: channel state, lists, then `on` listeners. */
   dispatch(event: ChatEvent, local = false): void {
     if (
@@ -314,8 +331,10 @@ export class ChatClient {
     const cid = 'cid' in event && typeof event.cid === 'string' ? event.cid : undefined;
     if (cid) this.channels.get(cid)?.handleEvent(event);
     // User data is shown in every channel: members, read state and message authors.
-    if (event.type === 'user.updated')
+    if (event.type === 'user.updated' || event.type === 'notification.channel_mutes_updated')
       for (const channel of this.channels.values()) channel.handleEvent(event);
+    // Muted channels leave the user's unread totals (chat-spec §7 mute): the event does not carry the new ones.
+    if (!local && event.type === 'notification.channel_mutes_updated') void this.refreshUnreadTotals();
     if (!local && event.type === 'message.new') this.reportDelivered(event.message);
     for (const handler of [...this.internal]) handler(event);
     if (!local) this.emitter.emit(event);

@@ -72,6 +72,17 @@ describe('channel list management: mute, hide, pin, archive', () => {
     expect(cids(archived)).toEqual([]);
   });
 
+  it('archiving the active channel takes it out of the main list but keeps it active (it is still the user’s)', async () => {
+    const { amy } = await setup();
+    const main = amy.channelList({ filter: { members: { $in: ['amy'] }, archived: false } });
+    await main.load();
+    const c2 = amy.channel('messaging', 'c2');
+    amy.setActiveChannel(c2);
+    await c2.archive();
+    expect(cids(main)).toEqual(['messaging:c3', 'messaging:c1']);
+    expect(amy.activeChannel.getSnapshot()).toBe(c2);
+  });
+
   it('mute marks the channel muted (muteStatus, list item) and takes it out of the unread totals', async () => {
     const { amy } = await setup();
     const list = amy.channelList({ filter: { members: { $in: ['amy'] } } });
@@ -145,5 +156,22 @@ describe('channel list management: mute, hide, pin, archive', () => {
     expect(amy.channel('messaging', 'c1').state.getSnapshot().membership?.pinned_at).toEqual(
       expect.any(String),
     );
+  });
+
+  it('with trackUnreadTotals, new messages from others refresh the totals, muted channels left out', async () => {
+    const { server } = await setup();
+    const amy = await connectFakeClient(server, { id: 'amy' }, { trackUnreadTotals: true });
+    clients.push(amy);
+    await amy.channel('messaging', 'c1').watch();
+    await amy.channel('messaging', 'c2').watch();
+    await amy.channel('messaging', 'c2').mute();
+    const totals = () => amy.me.getSnapshot()?.total_unread_count;
+    for (let i = 0; i < 200 && totals() !== 2; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(totals()).toBe(2);
+    server.sendMessage('messaging:c2', 'bob', { text: 'muted news' });
+    server.sendMessage('messaging:c1', 'bob', { text: 'news' });
+    for (let i = 0; i < 200 && totals() !== 3; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(totals()).toBe(3);
+    expect(amy.me.getSnapshot()?.unread_channels).toBe(2);
   });
 });

@@ -222,10 +222,13 @@ export class ChannelList {
     }
   }
 
-  /** Channels held that no longer match leave; `cids` not held that now match join. */
+  /**
+   * Channels held that no longer match leave; `cids` not held that now match join. A channel leaving a filter
+   * (archived, unpinned) is still the user's: the active channel stays active, unlike one hidden or left.
+   */
   private recheck(cids: readonly string[]): void {
-    const leaving = this.channels.filter((c) => !this.matches(c)).map((c) => c.cid ?? '');
-    for (const cid of leaving) this.remove(cid);
+    const leaving = this.channels.filter((c) => !this.matches(c));
+    if (leaving.length > 0) this.setChannels(this.channels.filter((c) => !leaving.includes(c)));
     for (const cid of cids) if (!this.has(cid)) void this.addIfMatches(cid);
   }
 

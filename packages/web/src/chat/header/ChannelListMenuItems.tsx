@@ -1,4 +1,5 @@
 import type { Channel } from '@caseroom/protocol';
+import { useNavigate } from 'react-router-dom';
 import type { ChatClient } from '@caseroom/sdk';
 import { t, type MessageKey } from '../../i18n/t';
 import { showToast } from '../../ui/toast';
@@ -15,10 +16,11 @@ type Action = 'pin' | 'unpin' | 'mute' | 'unmute' | 'archive' | 'unarchive' | 'h
 
 /**
  * The viewer's own list actions in the channel menu (issue 15): pin or unpin, mute or unmute (with the
- * `mute-channel` capability), archive or move out of the archive, hide until a new message. Each says what
- * happened, or the server's refusal, in a toast.
+ * `mute-channel` capability), archive or move out of the archive, hide until a new message (then back to the
+ * list). Each says what happened, or the server's refusal, in a toast.
  */
 export function ChannelListMenuItems({ client, channel, onDone }: ChannelListMenuItemsProps) {
+  const navigate = useNavigate();
   const instance = client.channel(channel.type, channel.id);
   const state = useStore(instance.state);
   const pinned = Boolean(state.membership?.pinned_at);
@@ -38,7 +40,11 @@ export function ChannelListMenuItems({ client, channel, onDone }: ChannelListMen
       hide: () => instance.hide(),
     };
     calls[action]().then(
-      () => showToast(t(`chat.list.done.${action}` as MessageKey), 'info'),
+      () => {
+        showToast(t(`chat.list.done.${action}` as MessageKey), 'info');
+        // A hidden chat has left the list: back to it (a popup closes as the active channel changes).
+        if (action === 'hide') void navigate('/app');
+      },
       (error: unknown) =>
         showToast(
           t('chat.list.failed', { message: error instanceof Error ? error.message : String(error) }),

@@ -85,12 +85,12 @@ describe.each(WIDTHS)('chat list and search at $label px', (width) => {
     await page.getByRole('heading', { level: 2, name: title, exact: true }).waitFor(LIVE);
   }
 
-  /** Back to the list: the popup's close at 375 px, the app root at 1280 px. */
+  /** Back to the list: the popup's close at 375 px, the app root at 1280 px (a reload: the filter is All again). */
   async function backToList(page: Page): Promise<void> {
     if (width.narrow) await page.getByRole('button', { name: 'Close chat' }).click();
     else await page.goto('/app');
     await page.waitForURL((url) => url.pathname === '/app');
-    await chats(page).waitFor(LIVE);
+    await page.getByRole('region', { name: 'Chat list' }).waitFor(LIVE);
   }
 
   async function menu(page: Page, item: string, done: string): Promise<void> {
@@ -124,6 +124,8 @@ describe.each(WIDTHS)('chat list and search at $label px', (width) => {
     await openChat(page, target);
     await menu(page, 'Unpin', 'Chat unpinned.');
     await backToList(page);
+    await filter(page, 'Pinned');
+    await page.getByText('No pinned chats.', { exact: false }).waitFor(LIVE);
     await filter(page, 'All');
     await expect.poll(() => titles(page), LIVE).toEqual(before);
     expect(pageProblems(user)).toEqual([]);
@@ -144,7 +146,8 @@ describe.each(WIDTHS)('chat list and search at $label px', (width) => {
     await openChat(page, width.direct);
     await menu(page, 'Move out of the archive', 'Chat moved back to your chats.');
     await backToList(page);
-    await expect.poll(() => titles(page), LIVE).toEqual([]);
+    await filter(page, 'Archived');
+    await page.getByText('No archived chats.').waitFor(LIVE);
     await filter(page, 'All');
     await expect.poll(() => titles(page), LIVE).toContain(width.direct);
     expect(pageProblems(user)).toEqual([]);
@@ -205,7 +208,7 @@ describe.each(WIDTHS)('chat list and search at $label px', (width) => {
   it('New chat in the list opens the dialog and starts a chat', async () => {
     const user = await open();
     const { page } = user;
-    const newChat = page.getByRole('button', { name: 'New chat' });
+    const newChat = page.getByRole('button', { name: 'New chat', exact: true });
     await newChat.focus();
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Start a new chat' });

@@ -28,13 +28,13 @@ const MIN_QUERY = 2;
  * highlighted in their context; arrow keys move from the field through the results, Enter opens one.
  */
 export function MessageSearchDialog({ client, viewerId, scope, onClose, onPick }: MessageSearchDialogProps) {
-  const filter = useMemo(
-    () => (scope.kind === 'channel' ? { cid: scope.cid } : { members: { $in: [viewerId] } }),
-    [scope, viewerId],
-  );
+  // One controller for the dialog's life: keyed on the scope's values, not on the (re-created) scope object, so a
+  // re-render of the opener keeps the results.
+  const cid = scope.kind === 'channel' ? scope.cid : undefined;
   const controller = useMemo(
-    () => new SearchController([messageSearchSource(client, filter)]),
-    [client, filter],
+    () =>
+      new SearchController([messageSearchSource(client, cid ? { cid } : { members: { $in: [viewerId] } })]),
+    [client, cid, viewerId],
   );
   useEffect(() => () => controller.dispose(), [controller]);
   const snapshot = useStore(controller.state);

@@ -31,8 +31,8 @@ export function SearchResultItem({
   const parts = highlightedSnippet(message.text ?? '', query);
   return (
     <button type="button" className="search-result" onClick={onPick} data-message-id={message.id}>
+      {channelName ? <span className="search-result-channel">{channelName}</span> : null}
       <span className="search-result-meta">
-        {channelName ? <span className="search-result-channel">{channelName}</span> : null}
         <span className="search-result-sender">{sender}</span>
         <time dateTime={message.created_at} title={formatFullTime(message.created_at)}>
           {time}

@@ -26,7 +26,7 @@ import type { WebSocketConstructor } from '../transport/websocket.js';
 import { EventEmitter, type EventHandler } from './event-emitter.js';
 import { EventStream } from './event-stream.js';
 import { hookBrowserNetwork } from './browser-network.js';
-import { withEventTotals } from './own-user.js';
+import { fetchUnreadTotals, withEventTotals } from './own-user.js';
 import { Recovery } from './recovery.js';
 import { connectUrl } from './urls.js';
 
@@ -310,19 +310,9 @@ export class ChatClient {
 
   /** `GET /unread`: the user's unread totals (`me.total_unread_count`, `me.unread_channels`) fetched afresh. */
   async refreshUnreadTotals(): Promise<void> {
-    try {
-      const answer = await this.api.get<{ total_unread_count: number; unread_channels: number }>('/unread');
-      const me = this.meStore.getSnapshot();
-      if (me) {
-        this.meStore.set({
-          ...me,
-          total_unread_count: answer.total_unread_count,
-          unread_channels: answer.unread_channels,
-        });
-      }
-    } catch (error) {
-      this.logger('warn', `unread totals failed: ${String(error)}`);
-    }
+    const totals = await fetchUnreadTotals(this.api, this.logger);
+    const me = this.meStore.getSnapshot();
+    if (me && totals) this.meStore.set({ ...me, ...totals });
   }
 
   /** A new message another user sent (it may have changed the unread totals). */

@@ -1,3 +1,4 @@
+import type { ChannelState } from '@caseroom/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatClient } from '../client/chat-client.js';
 import { connectFakeClient, FakeChatServer } from '../testing/index.js';
@@ -51,6 +52,18 @@ describe('channel list management: mute, hide, pin, archive', () => {
     await c1.unpin();
     expect(c1.state.getSnapshot().membership?.pinned_at).toBeNull();
     expect(cids(list)).toEqual(['messaging:c3', 'messaging:c2', 'messaging:c1']);
+  });
+
+  it('a query answer read before the pin does not undo it (newer membership wins)', async () => {
+    const { amy } = await setup();
+    const c1 = amy.channel('messaging', 'c1');
+    await c1.watch();
+    const stale = await amy.api.post<ChannelState>('/channels/messaging/c1/query', { state: true });
+    const member = await c1.pin();
+    c1.applyQueryAnswer(stale);
+    expect(c1.state.getSnapshot().membership?.pinned_at).toBe(member.pinned_at);
+    c1.applyQueryAnswer(await amy.api.post<ChannelState>('/channels/messaging/c1/query', { state: true }));
+    expect(c1.state.getSnapshot().membership?.pinned_at).toBe(member.pinned_at);
   });
 
   it('archive moves the channel from the archived:false list to the archived:true list and back', async () => {

@@ -113,9 +113,17 @@ export function hydrate(
     unreadCount: me !== undefined ? (read[me]?.unread_messages ?? state.unreadCount) : state.unreadCount,
     watcherCount: answer.watcher_count,
     error: undefined,
-    ...(answer.membership ? { membership: answer.membership } : {}),
+    ...(answer.membership ? { membership: newerMembership(state.membership, answer.membership) } : {}),
   };
   return withSets(next, sets);
+}
+
+/**
+ * The newer of the held membership and a query's: an answer read before a pin or archive committed (a watch in
+ * flight) must not undo what the PATCH answer or `member.updated` already applied.
+ */
+function newerMembership(held: ChannelMember | undefined, answered: ChannelMember): ChannelMember {
+  return held && held.user_id === answered.user_id && held.updated_at > answered.updated_at ? held : answered;
 }
 
 /** Applies one event for this channel. `me` is the connected user's id. */

@@ -123,6 +123,7 @@ export function presentViewerMember(
   const state = record.listState?.get(viewer) ?? {};
   return {
     ...presentMember(users.get(viewer) ?? { id: viewer }, record.createdAt),
+    ...(state.updated_at ? { updated_at: state.updated_at } : {}),
     pinned_at: state.pinned_at ?? null,
     archived_at: state.archived_at ?? null,
   };

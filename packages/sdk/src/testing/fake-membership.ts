@@ -8,6 +8,8 @@ export interface FakeListState {
   archived_at?: string;
   muted?: boolean;
   mute_expires?: string;
+  /** The member row's `updated_at`: every change of the list state moves it, as on the server. */
+  updated_at?: string;
 }
 
 /** The user's list state of a channel record (created empty on first use). */
@@ -51,6 +53,7 @@ export function routeMembership(
     const state = listStateOf(record, userId);
     const set = (body.set ?? {}) as Record<string, unknown>;
     const unset = (body.unset ?? []) as string[];
+    state.updated_at = host.now();
     for (const field of ['pinned', 'archived'] as const) {
       const key = field === 'pinned' ? 'pinned_at' : 'archived_at';
       if (set[field] === true) state[key] ??= host.now();
@@ -93,6 +96,7 @@ function mute(host: FakeMembershipHost, userId: string, body: Record<string, unk
   for (const cid of cids) {
     const state = listStateOf(member(host, cid, userId), userId);
     state.muted = on;
+    state.updated_at = host.now();
     if (expires) state.mute_expires = expires;
     else delete state.mute_expires;
   }

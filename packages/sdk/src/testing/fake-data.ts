@@ -27,7 +27,7 @@ export interface FakeChannelRecord {
   /** Each user's own list state (pinned, archived, muted): testing/fake-membership. */
   listState?: Map<
     string,
-    { pinned_at?: string; archived_at?: string; muted?: boolean; mute_expires?: string }
+    { pinned_at?: string; archived_at?: string; muted?: boolean; mute_expires?: string; updated_at?: string }
   >;
   /** Capabilities the viewer lacks (tests of capability rules). */
   withoutCapabilities?: string[];

@@ -4,10 +4,12 @@
  */
 import { enAttachments } from './enAttachments';
 import { enChatList } from './enChatList';
+import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
   ...enChatList,
+  ...enPolicies,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',
   'app.retry': 'Try again',

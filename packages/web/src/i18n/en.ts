@@ -4,11 +4,13 @@
  */
 import { enAttachments } from './enAttachments';
 import { enOnboarding } from './enOnboarding';
+import { enChatList } from './enChatList';
 import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
   ...enOnboarding,
+  ...enChatList,
   ...enPolicies,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useState, type KeyboardEvent, type RefObject } from 'react';
 import { t } from '../../i18n/t';
 import { CloseIcon, SendIcon, SmileIcon } from '../../ui/icons';
+import { useLayer } from '../../ui/layers';
 import { QuotedMessage } from '../message/QuotedMessage';
 import type { ComposerHandle } from '../sdkTypes';
 import { useStore } from '../useStore';
@@ -42,6 +43,8 @@ export function Composer({ composer, mode, inputRef, autoFocus, voice }: Compose
   const suggestions = state.suggestions;
   const open = Boolean(suggestions && (suggestions.items.length > 0 || suggestions.loading));
   const drop = useFileDrop(composer.attachments);
+  // The dropdown is a layer of the page's stack: Escape closes it, not the chat popup around the composer.
+  useLayer(open, { onDismiss: () => composer.closeSuggestions() });
 
   useEffect(() => setActive(0), [suggestions?.query, suggestions?.trigger]);
   useEffect(() => {
@@ -75,11 +78,7 @@ export function Composer({ composer, mode, inputRef, autoFocus, voice }: Compose
         if (item) composer.select(item);
         return;
       }
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        composer.closeSuggestions();
-        return;
-      }
+      if (event.key === 'Escape') return; // the layer stack closes the dropdown (above)
     }
     if (event.key === 'Escape' && state.editing) {
       event.preventDefault();

@@ -11,6 +11,7 @@ import { MessageText } from './MessageText';
 import { QuotedMessage } from './QuotedMessage';
 import { ReactionsBar } from './ReactionsBar';
 import { useLongPress } from './useLongPress';
+import './messageKeyboard.css';
 
 interface MessageBubbleProps {
   message: ChatMessage;
@@ -22,7 +23,8 @@ interface MessageBubbleProps {
 /**
  * One message (chat-spec §2 bubble): sender and time at the top of a group, markdown text with mentions, the
  * quoted message, reactions, the thread link, the edited flag, failed states with retry, the deleted display,
- * and the actions menu (hover or focus, click, or a 400 ms press on touch).
+ * and the actions menu (hover or focus, click, or a 400 ms press on touch). The bubble is focusable: the actions
+ * show while it holds the focus, and Enter (or the context-menu key) on it opens the menu.
  */
 export const MessageBubble = memo(function MessageBubble({ message, position, readBy }: MessageBubbleProps) {
   const ctx = useMessageListContext();
@@ -54,6 +56,14 @@ export const MessageBubble = memo(function MessageBubble({ message, position, re
       data-message-id={message.id}
       data-status={message.status}
       aria-label={t('chat.message.from', { name: own ? t('chat.message.you') : sender })}
+      tabIndex={deleted ? undefined : 0}
+      onKeyDown={(event) => {
+        if (deleted || event.target !== event.currentTarget) return;
+        if (event.key === 'Enter' || event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {
+          event.preventDefault();
+          setMenuOpen(true);
+        }
+      }}
       {...longPress}
     >
       {showHead ? (

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { t } from '../../i18n/t';
+import { dismissTopLayer } from '../../ui/layers';
 import { useDismiss } from '../../ui/useDismiss';
 
 /**
@@ -17,6 +18,20 @@ export default function EmojiPicker({
   const pick = useRef(onPick);
   pick.current = onPick;
   useDismiss(host, true, onClose);
+
+  // emoji-mart's search field takes Escape to clear or leave the search; here, as everywhere, Escape closes the
+  // top-most layer, which is this picker. Caught on the way in, before the field sees it.
+  useEffect(() => {
+    const element = host.current;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.isComposing) return;
+      event.stopPropagation();
+      event.preventDefault();
+      dismissTopLayer('escape');
+    };
+    element?.addEventListener('keydown', onKey, true);
+    return () => element?.removeEventListener('keydown', onKey, true);
+  }, []);
 
   useEffect(() => {
     let cancelled = false;

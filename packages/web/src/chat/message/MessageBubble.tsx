@@ -6,6 +6,7 @@ import { useMessageListContext } from '../list/MessageListContext';
 import type { ChatMessage } from '../sdkTypes';
 import { AttachmentList } from './attachments/AttachmentList';
 import { failureKind } from './messageActions';
+import { messageKeyProps } from './messageKeys';
 import { MessageMenu } from './MessageMenu';
 import { MessageText } from './MessageText';
 import { QuotedMessage } from './QuotedMessage';
@@ -56,14 +57,7 @@ export const MessageBubble = memo(function MessageBubble({ message, position, re
       data-message-id={message.id}
       data-status={message.status}
       aria-label={t('chat.message.from', { name: own ? t('chat.message.you') : sender })}
-      tabIndex={deleted ? undefined : 0}
-      onKeyDown={(event) => {
-        if (deleted || event.target !== event.currentTarget) return;
-        if (event.key === 'Enter' || event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {
-          event.preventDefault();
-          setMenuOpen(true);
-        }
-      }}
+      {...messageKeyProps(!deleted, () => setMenuOpen(true))}
       {...longPress}
     >
       {showHead ? (

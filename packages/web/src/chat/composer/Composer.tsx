@@ -37,6 +37,7 @@ export function Composer({ composer, mode, inputRef, autoFocus, voice }: Compose
   const recorder = useVoiceRecorder(voice, composer);
   const [active, setActive] = useState(0);
   const [emoji, setEmoji] = useState(false);
+  const [emojiButton, setEmojiButton] = useState<HTMLButtonElement | null>(null);
   const inputId = useId();
   const hintId = useId();
   const listId = useId();
@@ -192,6 +193,7 @@ export function Composer({ composer, mode, inputRef, autoFocus, voice }: Compose
         </span>
         <div className="composer-tools">
           <button
+            ref={setEmojiButton}
             type="button"
             className="icon-button"
             aria-label={t('chat.composer.emoji')}
@@ -203,7 +205,7 @@ export function Composer({ composer, mode, inputRef, autoFocus, voice }: Compose
           {voice && !state.editing ? <VoiceRecordButton recorder={recorder.recorder} voice={voice} /> : null}
           {emoji ? (
             <Suspense fallback={<div className="popover emoji-popover muted">{t('app.loading')}</div>}>
-              <EmojiPicker onPick={insertEmoji} onClose={() => setEmoji(false)} />
+              <EmojiPicker onPick={insertEmoji} onClose={() => setEmoji(false)} anchor={emojiButton} />
             </Suspense>
           ) : null}
         </div>

@@ -3,10 +3,12 @@
  * Served by i18next (see `t.ts`); other languages may leave keys out and fall back to these.
  */
 import { enAttachments } from './enAttachments';
+import { enOnboarding } from './enOnboarding';
 import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
+  ...enOnboarding,
   ...enPolicies,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',

@@ -69,14 +69,13 @@ export function ChannelListMenuItems({ client, channel, onDone }: ChannelListMen
   ];
   return (
     <>
-      {items.map((item, i) => (
+      {items.map((item) => (
         <button
           key={item.action}
           type="button"
           role="menuitem"
           className="menu-item"
           data-action={item.action}
-          autoFocus={i === 0}
           onClick={() => run(item.action)}
         >
           {t(item.label)}

@@ -3,9 +3,11 @@
  * Served by i18next (see `t.ts`); other languages may leave keys out and fall back to these.
  */
 import { enAttachments } from './enAttachments';
+import { enScroll } from './enScroll';
 
 export const en = {
   ...enAttachments,
+  ...enScroll,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',
   'app.retry': 'Try again',

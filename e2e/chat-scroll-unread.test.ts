@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/axe.js';
 import { launchBrowser, openUserPage, pageProblems, screenshot, type UserPage } from './support/browser.js';
 import { composer, DEMO, openChannel, signIn } from './support/caseroom.js';
@@ -77,8 +77,17 @@ describe('message list: unread line, unread notice, scroll after send, unread co
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
   });
 
+  afterEach(async (ctx) => {
+    // A failed check leaves a picture of every page for the reader of the failure.
+    if (ctx.task.result?.state === 'fail')
+      for (const [i, u] of users.entries())
+        await screenshot(u.page, `chat-scroll-failed-${i}`).catch(() => undefined);
+    // Each test's people sign out with their pages: a page left open in a chat would read it for the next test's
+    // page of the same person (read state is per person).
+    for (const user of users.splice(0)) await user.context.close().catch(() => undefined);
+  });
+
   afterAll(async () => {
-    for (const user of users) await user.context.close().catch(() => undefined);
     await browser?.close();
     await server?.stop();
   });

@@ -87,6 +87,22 @@ describe('the unread total kept by the client (fake server)', () => {
     expect(amy.unread.getSnapshot()).toEqual({ total_unread_count: 1, unread_channels: 1 });
   });
 
+  it('a throttled read sent after the reader moved on reads no further than what they had when asking', async () => {
+    const { server, amy } = await setup();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const b = amy.channel('messaging', 'b');
+    await b.watch();
+    b.markRead();
+    b.markRead(); // throttled: sent 1050 ms later
+    amy.setActiveChannel(undefined);
+    server.sendMessage(B, 'bob', { text: 'after leaving' });
+    await vi.advanceTimersByTimeAsync(1100);
+    expect(server.requestsTo(/b\/read$/)).toHaveLength(2);
+    expect(server.channels.get(B)?.read.get('amy')?.unread_messages).toBe(1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(total(amy)).toBe(3);
+  });
+
   it('drops a channel read on another device (notification.mark_read and message.read by the user)', async () => {
     const { server, amy } = await setup();
     const phone = await connectFakeClient(server, { id: 'amy' });

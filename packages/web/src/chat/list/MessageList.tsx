@@ -70,14 +70,6 @@ export function MessageList(props: MessageListProps) {
   const [dismissed, setDismissed] = useState(false);
   const [newWhileAway, setNewWhileAway] = useState(0);
   const readToEnd = useReadToEnd(atBottom && !props.hasNext);
-  // Rows added at the end are live messages only when the list already showed the newest ones; a newer page
-  // loaded below an older set (opened at the unread line) must not pull the list down to the newest.
-  const shownLatest = useRef(!props.hasNext);
-  const followLive = shownLatest.current;
-  useEffect(() => {
-    shownLatest.current = !props.hasNext;
-  });
-
   const items = useMemo(
     () =>
       rowsInDirection(
@@ -90,6 +82,18 @@ export function MessageList(props: MessageListProps) {
       ),
     [messages, props.lastReadMessageId, viewerId, direction],
   );
+  // Rows added at the end are live messages only when the list already showed the newest ones; a newer page
+  // loaded below an older set (opened at the unread line) must not pull the list down to the newest.
+  // The last row of a page loaded that way is remembered: following is off while it is still the last row.
+  const shownLatest = useRef(!props.hasNext);
+  const pageEnd = useRef<string | undefined>(undefined);
+  const lastKey = items.at(-1)?.key;
+  if (!shownLatest.current) pageEnd.current = lastKey;
+  const followLive = lastKey !== pageEnd.current;
+  useEffect(() => {
+    shownLatest.current = !props.hasNext;
+  });
+
   const positions = useMemo(
     () =>
       groupPositions(messages, props.lastReadMessageId ? { lastReadMessageId: props.lastReadMessageId } : {}),
@@ -212,7 +216,7 @@ export function MessageList(props: MessageListProps) {
           }}
           // A row at the bottom that grows (the sent message received, "Seen by" under it) stays in view.
           totalListHeightChanged={() => {
-            if (atNewest.current && !newestFirst && !props.hasNext)
+            if (atNewest.current && followLive && !newestFirst && !props.hasNext)
               list.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'auto' });
           }}
           startReached={newestFirst ? loadNewer : loadOlder}

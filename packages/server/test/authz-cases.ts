@@ -28,8 +28,42 @@ const read =
     status: (await get(server, person, await path(server, world))).status,
   });
 
+/** An open invite of organization A, mailed long enough ago that it may be re-sent (issue 15). */
+async function freshInvite(server: TestServer, world: World): Promise<string> {
+  const inviteId = crypto.randomUUID();
+  await server.db.query(
+    `INSERT INTO organization_invites (id, organization_id, email, type, invited_by, created)
+     VALUES ($1, $2, $3, 'member', $4, now() - interval '1 hour')`,
+    [inviteId, world.orgA, `invitee-${inviteId}@example.test`, world.cast.orgAdmin.uid],
+  );
+  return inviteId;
+}
+
 const plan = (server: TestServer, world: World, closed = false) =>
   freshPlan(server.db, world.orgA, world.cast, { closed });
+
+/** A chat of a case plan of organization A with the plan's people (team member, client, guest), made once. */
+const planChats = new WeakMap<World, Promise<string>>();
+function planChat(server: TestServer, world: World): Promise<string> {
+  let cid = planChats.get(world);
+  if (!cid) {
+    cid = (async () => {
+      const p = await plan(server, world);
+      const { teamOnCaseplan, client, guest } = world.cast;
+      const members = [teamOnCaseplan.uid, client.uid, guest.uid];
+      await server.app.chat.server.upsertUsers(members.map((id) => ({ id, name: id })));
+      const channel = await server.app.chat.server.getOrCreateChannel(
+        'messaging',
+        `matrix-${crypto.randomUUID()}`,
+        { members, team: world.orgA, caseplans: [p.id], organizations: [world.orgA], hasClient: true },
+        teamOnCaseplan.uid,
+      );
+      return channel.cid;
+    })();
+    planChats.set(world, cid);
+  }
+  return cid;
+}
 
 /** Every call and read of the permission table, keyed as the table names them. */
 export const RUNNERS: Record<string, Runner> = {
@@ -56,8 +90,29 @@ export const RUNNERS: Record<string, Runner> = {
     userId: await freshMember(s.db, w.orgA),
     type: 'guest',
   })),
+  'organizations-resendInvite': fn('organizations-resendInvite', async (s, w) => ({
+    organizationId: w.orgA,
+    inviteId: await freshInvite(s, w),
+  })),
+  'organizations-cancelInvite': fn('organizations-cancelInvite', async (s, w) => ({
+    organizationId: w.orgA,
+    inviteId: await freshInvite(s, w),
+  })),
   'GET /api/organizations/{id}/members': read(async (_s, w) => `/api/organizations/${w.orgA}/members`),
   'GET /api/organizations/{id}/audit': read(async (_s, w) => `/api/organizations/${w.orgA}/audit`),
+  'GET /api/organizations/{id}/analytics': read(async (_s, w) => `/api/organizations/${w.orgA}/analytics`),
+  'POST /api/analytics/chat-opened': async (server, world, person) => {
+    const cid = await planChat(server, world);
+    const res = await fetch(`${server.url}/api/analytics/chat-opened`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(person ? { authorization: `Bearer ${person.token}` } : {}),
+      },
+      body: JSON.stringify({ cid }),
+    });
+    return { status: res.status };
+  },
   'settings-get': fn('settings-get', async (_s, w) => ({ organizationId: w.orgA, doc: 'caseplan-fields' })),
   'GET /api/organizations/{id}/settings/{doc}': read(
     async (_s, w) => `/api/organizations/${w.orgA}/settings/caseplan-fields`,

@@ -7,8 +7,10 @@ import type { ChatOutletContext } from '../chat/ChannelView';
 import { ChatProvider, chatUserOf } from '../chat/ChatProvider';
 import { ConnectionBanner } from '../chat/ConnectionBanner';
 import { t } from '../i18n/t';
+import { OrganizationAdminNavLink } from '../organizations/OrganizationAdminNavLink';
 import { loginUrlFor } from '../login/redirect';
 import { caseplanSession } from '../session/caseplanSession';
+import { NoOrganizationPage } from '../setup/NoOrganizationPage';
 import { session } from '../session/session';
 import { selectedCaseplanOf, useCaseplanSession } from '../session/useCaseplanSession';
 import { useSession } from '../session/useSession';
@@ -66,6 +68,16 @@ function AppShell({ me }: { me: MeResponse }) {
     await session.signOut();
   }, [chat]);
 
+  // Signed in but in no organization (and not a super-admin who could create one): an empty app with forms
+  // that fail helps nobody; the person needs an invitation (issue 15).
+  if (
+    caseplans.status === 'ready' &&
+    caseplans.session.organizations.length === 0 &&
+    !me.policies.createOrganization
+  ) {
+    return <NoOrganizationPage me={me} onLogout={logout} />;
+  }
+
   return (
     <div className="app">
       <AppHeader me={me} onLogout={logout} />
@@ -75,8 +87,7 @@ function AppShell({ me }: { me: MeResponse }) {
           <CaseplanSwitcher state={caseplans} />
           <nav className="domain-nav" aria-label={t('domain.nav.caseplans')}>
             <Link to="/app/caseplans">{t('domain.nav.caseplans')}</Link>
-            {' · '}
-            <Link to="/app/organizations">{t('domain.nav.organization')}</Link>
+            <OrganizationAdminNavLink />
           </nav>
           {chat.status === 'ready' ? (
             <ChannelList

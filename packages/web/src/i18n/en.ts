@@ -4,10 +4,16 @@
  */
 import { enAttachments } from './enAttachments';
 import { enScroll } from './enScroll';
+import { enOnboarding } from './enOnboarding';
+import { enChatList } from './enChatList';
+import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
   ...enScroll,
+  ...enOnboarding,
+  ...enChatList,
+  ...enPolicies,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',
   'app.retry': 'Try again',

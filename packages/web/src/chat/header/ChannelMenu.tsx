@@ -5,6 +5,7 @@ import { t } from '../../i18n/t';
 import { MoreIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
 import { useDismiss } from '../../ui/useDismiss';
+import { ChannelListMenuItems } from './ChannelListMenuItems';
 
 /** The slow-mode choices in seconds (0 is off). */
 const SLOW_MODE_CHOICES = [0, 10, 30, 60, 300, 900] as const;
@@ -15,8 +16,9 @@ interface ChannelMenuProps {
 }
 
 /**
- * The channel's own menu in the header. Today one entry: "Slow mode", for those with `set-channel-cooldown`
- * (team members moderate the product's chats); the menu is absent when nothing in it is allowed.
+ * The channel's own menu in the header: the viewer's list actions (pin, mute, archive, hide:
+ * ChannelListMenuItems), and "Slow mode" for those with `set-channel-cooldown` (team members moderate the
+ * product's chats).
  */
 export function ChannelMenu({ client, channel }: ChannelMenuProps) {
   const [open, setOpen] = useState(false);
@@ -26,7 +28,7 @@ export function ChannelMenu({ client, channel }: ChannelMenuProps) {
   const menuId = useId();
   const close = useCallback(() => setOpen(false), []);
   useDismiss(menu, open, close, toggle);
-  if (!channel.own_capabilities.includes('set-channel-cooldown')) return null;
+  const canSlowMode = channel.own_capabilities.includes('set-channel-cooldown');
 
   return (
     <div className="channel-menu">
@@ -50,18 +52,20 @@ export function ChannelMenu({ client, channel }: ChannelMenuProps) {
           className="popover menu"
           aria-label={t('chat.channelMenu.label')}
         >
-          <button
-            type="button"
-            role="menuitem"
-            className="menu-item"
-            autoFocus
-            onClick={() => {
-              setOpen(false);
-              setDialog(true);
-            }}
-          >
-            {t('chat.slowMode.title')}
-          </button>
+          <ChannelListMenuItems client={client} channel={channel} onDone={close} />
+          {canSlowMode ? (
+            <button
+              type="button"
+              role="menuitem"
+              className="menu-item"
+              onClick={() => {
+                setOpen(false);
+                setDialog(true);
+              }}
+            >
+              {t('chat.slowMode.title')}
+            </button>
+          ) : null}
         </div>
       ) : null}
       {dialog ? <SlowModeDialog client={client} channel={channel} onClose={() => setDialog(false)} /> : null}

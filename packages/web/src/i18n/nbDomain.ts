@@ -1,7 +1,9 @@
 import type { MessageKey } from './en';
+import { nbHome } from './nbHome';
 
 /** Norsk bokmål for the product pages: case plans, the case-plan page, organization admin, the app shell. */
 export const nbDomain: Partial<Record<MessageKey, string>> = {
+  ...nbHome,
   'app.name': 'Caseroom',
   'ui.close': 'Lukk',
   'ui.cancel': 'Avbryt',

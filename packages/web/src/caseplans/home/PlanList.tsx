@@ -33,6 +33,8 @@ export function PlanList({
   const severalOrganizations = new Set(items.map((i) => i.organization)).size > 1;
   // "My plans" only means something to someone who also sees plans they are not on (an organization admin).
   const offerMine = query.mine || items.some((i) => !i.policies.participate);
+  // Sorting by a waiting client only for those who see staff facts (clients and guests never do).
+  const sorts = HOME_SORTS.filter((s) => s !== 'waiting' || query.sort === s || items.some((i) => i.staff));
   const set = (patch: Partial<HomeQuery>) => onQuery({ ...query, ...patch });
   return (
     <section className="home-all" aria-labelledby={titleId}>
@@ -50,7 +52,7 @@ export function PlanList({
         <Select
           label={t('caseplans.home.sort')}
           value={query.sort}
-          options={HOME_SORTS.map((s) => [s, t(`caseplans.home.sort.${s}`)])}
+          options={sorts.map((s) => [s, t(`caseplans.home.sort.${s}`)])}
           onChange={(sort) => set({ sort })}
         />
         <Select

@@ -28,23 +28,26 @@ export function NeedsAttention({ items, now }: { items: readonly CaseplanOvervie
       ) : (
         <div className="home-groups">
           <Group title={t('caseplans.home.attention.waiting')} items={groups.waiting} tone="waiting">
-            {(item) => (
-              <>
-                <Link className="home-card-title" to={chats.get(item.id) ?? planPath(item.id)}>
-                  {item.name}
-                </Link>
-                <span className="home-card-detail">
-                  {t('caseplans.home.clientWrote', {
-                    when: formatDate(item.staff?.clientWaitingSince ?? '', 'relative', now),
-                  })}
-                </span>
-                {chats.has(item.id) ? (
-                  <Link className="home-card-action" to={planPath(item.id)}>
-                    {t('caseplans.home.openPlan')}
+            {(item) => {
+              const chatLink = chats.get(item.id);
+              return (
+                <>
+                  <Link className="home-card-title" to={planPath(item.id)}>
+                    {item.name}
                   </Link>
-                ) : null}
-              </>
-            )}
+                  <span className="home-card-detail">
+                    {t('caseplans.home.clientWrote', {
+                      when: formatDate(item.staff?.clientWaitingSince ?? '', 'relative', now),
+                    })}
+                  </span>
+                  {chatLink ? (
+                    <Link className="home-card-action" to={chatLink}>
+                      {t('caseplans.home.openChat')}
+                    </Link>
+                  ) : null}
+                </>
+              );
+            }}
           </Group>
           <Group
             title={t('caseplans.home.attention.notOpened', { days: CASEPLAN_ATTENTION.notOpenedDays })}

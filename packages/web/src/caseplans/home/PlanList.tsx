@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { CaseplanOverviewItem } from '@caseroom/protocol';
 import { i18n, t } from '../../i18n/t';
@@ -7,6 +7,7 @@ import {
   HOME_SORTS,
   HOME_STATUSES,
   filterPlans,
+  homeSearchParams,
   sortPlans,
   type HomeQuery,
 } from './homeQuery';
@@ -29,55 +30,64 @@ export function PlanList({
   now: Date;
 }) {
   const titleId = useId();
-  const shown = sortPlans(filterPlans(items, query), query.sort, i18n.language);
+  const search = useSearchText(query.q, (q) => onQuery({ ...query, q }));
+  const shown = sortPlans(filterPlans(items, { ...query, q: search.value }), query.sort, i18n.language);
   const severalOrganizations = new Set(items.map((i) => i.organization)).size > 1;
   // "My plans" only means something to someone who also sees plans they are not on (an organization admin).
   const offerMine = query.mine || items.some((i) => !i.policies.participate);
   // Sorting by a waiting client only for those who see staff facts (clients and guests never do).
   const sorts = HOME_SORTS.filter((s) => s !== 'waiting' || query.sort === s || items.some((i) => i.staff));
-  const set = (patch: Partial<HomeQuery>) => onQuery({ ...query, ...patch });
+  const set = (patch: Partial<HomeQuery>) => onQuery({ ...query, q: search.value, ...patch });
+  // One plan needs no search; a link that carries filters still shows them (so they can be cleared).
+  const offerFilters = items.length > 1 || homeSearchParams(query).size > 0;
   return (
     <section className="home-all" aria-labelledby={titleId}>
       <h2 id={titleId}>{t('caseplans.home.all')}</h2>
-      <div role="search" aria-label={t('caseplans.home.filters')} className="home-filters">
-        <label className="home-filter home-filter-search">
-          <span className="field-label">{t('caseplans.home.search')}</span>
-          <input
-            type="search"
-            value={query.q}
-            placeholder={t('caseplans.home.searchPlaceholder')}
-            onChange={(e) => set({ q: e.target.value })}
-          />
-        </label>
-        <Select
-          label={t('caseplans.home.sort')}
-          value={query.sort}
-          options={sorts.map((s) => [s, t(`caseplans.home.sort.${s}`)])}
-          onChange={(sort) => set({ sort })}
-        />
-        <Select
-          label={t('caseplans.home.status')}
-          value={query.status}
-          options={HOME_STATUSES.map((s) => [s, t(`caseplans.home.status.${s}`)])}
-          onChange={(status) => set({ status })}
-        />
-        <div className="home-toggles">
-          <label className="home-toggle">
+      {offerFilters ? (
+        <div role="search" aria-label={t('caseplans.home.filters')} className="home-filters">
+          <label className="home-filter home-filter-search">
+            <span className="field-label">{t('caseplans.home.search')}</span>
             <input
-              type="checkbox"
-              checked={query.attention}
-              onChange={(e) => set({ attention: e.target.checked })}
+              type="search"
+              value={query.q}
+              placeholder={t('caseplans.home.searchPlaceholder')}
+              onChange={(e) => set({ q: e.target.value })}
             />
-            {t('caseplans.home.onlyAttention')}
           </label>
-          {offerMine ? (
+          <Select
+            label={t('caseplans.home.sort')}
+            value={query.sort}
+            options={sorts.map((s) => [s, t(`caseplans.home.sort.${s}`)])}
+            onChange={(sort) => set({ sort })}
+          />
+          <Select
+            label={t('caseplans.home.status')}
+            value={query.status}
+            options={HOME_STATUSES.map((s) => [s, t(`caseplans.home.status.${s}`)])}
+            onChange={(status) => set({ status })}
+          />
+          <div className="home-toggles">
             <label className="home-toggle">
-              <input type="checkbox" checked={query.mine} onChange={(e) => set({ mine: e.target.checked })} />
-              {t('caseplans.home.onlyMine')}
+              <input
+                type="checkbox"
+                checked={query.attention}
+                onChange={(e) => set({ attention: e.target.checked })}
+              />
+              {t('caseplans.home.onlyAttention')}
             </label>
-          ) : null}
+            {offerMine ? (
+              <label className="home-toggle">
+                <input
+                  type="checkbox"
+                  checked={query.mine}
+                  onChange={(e) => set({ mine: e.target.checked })}
+                />
+                {t('caseplans.home.onlyMine')}
+              </label>
+            ) : null}
+          </div>
         </div>
-      </div>
+      ) : null}
       <p className="home-count" role="status">
         {tCount('caseplans.home.count', shown.length)}
       </p>
@@ -106,6 +116,33 @@ export function PlanList({
       )}
     </section>
   );
+}
+
+/**
+ * The search box's own text: the URL follows it, but a navigation lands a moment after the keystroke, and a box
+ * fed from the URL would drop the keys typed in between. A change of the URL from elsewhere (Clear filters,
+ * back) still shows.
+ */
+function useSearchText(fromUrl: string, onChange: (text: string) => void) {
+  const [value, setValue] = useState(fromUrl);
+  // What this box sent and the URL has not shown yet, oldest first: those arrive as echoes, not as changes.
+  const pending = useRef<string[]>([]);
+  useEffect(() => {
+    const echo = pending.current.indexOf(fromUrl);
+    if (echo >= 0) pending.current = pending.current.slice(echo + 1);
+    else {
+      pending.current = [];
+      setValue(fromUrl);
+    }
+  }, [fromUrl]);
+  return {
+    value,
+    change(text: string) {
+      pending.current.push(text);
+      setValue(text);
+      onChange(text);
+    },
+  };
 }
 
 function Select<T extends string>({

@@ -46,7 +46,7 @@ export function parseHomeQuery(params: URLSearchParams): HomeQuery {
 /** The URL query for `query`, with only what differs from the defaults (the plain page has a plain URL). */
 export function homeSearchParams(query: HomeQuery): URLSearchParams {
   const params = new URLSearchParams();
-  if (query.q.trim()) params.set('q', query.q);
+  if (query.q !== '') params.set('q', query.q);
   if (query.sort !== DEFAULT_HOME_QUERY.sort) params.set('sort', query.sort);
   if (query.status !== DEFAULT_HOME_QUERY.status) params.set('status', query.status);
   if (query.attention) params.set('attention', '1');

@@ -19,7 +19,7 @@ export const enHome = {
   'caseplans.home.fact.activity': 'Last activity',
   'caseplans.home.fact.opened': 'You opened',
   'caseplans.home.fact.never': 'Never',
-  'caseplans.home.fact.waiting': 'Client waiting',
+  'caseplans.home.fact.waiting': 'Client waiting since',
   'caseplans.home.fact.event': 'Next event',
   'caseplans.home.fact.people': 'People',
   'caseplans.home.moreEvents_one': '+{count} more',

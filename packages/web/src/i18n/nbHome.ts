@@ -18,7 +18,7 @@ export const nbHome: Partial<Record<MessageKey, string>> = {
   'caseplans.home.fact.activity': 'Siste aktivitet',
   'caseplans.home.fact.opened': 'Du åpnet',
   'caseplans.home.fact.never': 'Aldri',
-  'caseplans.home.fact.waiting': 'Klient venter',
+  'caseplans.home.fact.waiting': 'Klient har ventet siden',
   'caseplans.home.fact.event': 'Neste hendelse',
   'caseplans.home.fact.people': 'Personer',
   'caseplans.home.moreEvents_one': '+{count} til',

@@ -41,7 +41,7 @@ export function NeedsAttention({ items, now }: { items: readonly CaseplanOvervie
                     })}
                   </span>
                   {chatLink ? (
-                    <Link className="home-card-action" to={chatLink}>
+                    <Link className="button button-small home-card-action" to={chatLink}>
                       {t('caseplans.home.openChat')}
                     </Link>
                   ) : null}
@@ -80,7 +80,8 @@ export function NeedsAttention({ items, now }: { items: readonly CaseplanOvervie
                 <span className="home-card-detail">
                   {item.nextEvent ? (
                     <time dateTime={item.nextEvent.startsAt}>
-                      {formatDate(item.nextEvent.startsAt, 'dateTime', now)}
+                      {formatDate(item.nextEvent.startsAt, 'dateTime', now)} (
+                      {formatDate(item.nextEvent.startsAt, 'relative', now)})
                     </time>
                   ) : null}{' '}
                   · {item.name}

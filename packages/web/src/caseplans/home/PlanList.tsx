@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { CaseplanOverviewItem } from '@caseroom/protocol';
 import { i18n, t } from '../../i18n/t';
@@ -49,9 +49,9 @@ export function PlanList({
             <span className="field-label">{t('caseplans.home.search')}</span>
             <input
               type="search"
-              value={query.q}
+              value={search.value}
               placeholder={t('caseplans.home.searchPlaceholder')}
-              onChange={(e) => set({ q: e.target.value })}
+              onChange={(e) => search.change(e.target.value)}
             />
           </label>
           <Select
@@ -94,7 +94,14 @@ export function PlanList({
       {shown.length === 0 ? (
         <div className="home-nomatch">
           <p>{t('caseplans.home.noMatch')}</p>
-          <button type="button" className="button button-small" onClick={() => onQuery(DEFAULT_HOME_QUERY)}>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => {
+              search.reset();
+              onQuery(DEFAULT_HOME_QUERY);
+            }}
+          >
             {t('caseplans.home.clearFilters')}
           </button>
         </div>
@@ -119,28 +126,20 @@ export function PlanList({
 }
 
 /**
- * The search box's own text: the URL follows it, but a navigation lands a moment after the keystroke, and a box
- * fed from the URL would drop the keys typed in between. A change of the URL from elsewhere (Clear filters,
- * back) still shows.
+ * The search box's own text, from the URL when the page opens; after that the URL follows the box, never the
+ * other way: the router lands each navigation a moment after its keystroke (and not always in order), so a box
+ * fed from the URL dropped or reverted keys. "Clear filters" resets it explicitly.
  */
-function useSearchText(fromUrl: string, onChange: (text: string) => void) {
-  const [value, setValue] = useState(fromUrl);
-  // What this box sent and the URL has not shown yet, oldest first: those arrive as echoes, not as changes.
-  const pending = useRef<string[]>([]);
-  useEffect(() => {
-    const echo = pending.current.indexOf(fromUrl);
-    if (echo >= 0) pending.current = pending.current.slice(echo + 1);
-    else {
-      pending.current = [];
-      setValue(fromUrl);
-    }
-  }, [fromUrl]);
+function useSearchText(initial: string, onChange: (text: string) => void) {
+  const [value, setValue] = useState(initial);
   return {
     value,
     change(text: string) {
-      pending.current.push(text);
       setValue(text);
       onChange(text);
+    },
+    reset() {
+      setValue('');
     },
   };
 }

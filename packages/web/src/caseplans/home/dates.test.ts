@@ -18,6 +18,8 @@ describe('formatDate (the case-plan home formatter)', () => {
     expect(formatDate(at(-5 * 60_000), 'relative', NOW)).toBe('5 minutes ago');
     expect(formatDate(at(-3 * HOUR), 'relative', NOW)).toBe('3 hours ago');
     expect(formatDate(at(24 * HOUR), 'relative', NOW)).toBe('tomorrow');
+    expect(formatDate(at(23 * HOUR), 'relative', NOW)).toBe('tomorrow');
+    expect(formatDate(at(20 * HOUR), 'relative', NOW)).toBe('in 20 hours');
     expect(formatDate(at(-3 * 24 * HOUR), 'relative', NOW)).toBe('3 days ago');
     await setLanguage('nb');
     expect(formatDate(at(24 * HOUR), 'relative', NOW)).toBe('i morgen');

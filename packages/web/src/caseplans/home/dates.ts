@@ -6,8 +6,10 @@ export type DateStyle = 'date' | 'dateTime' | 'relative';
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60_000],
   ['hour', 3_600_000],
+  // From 22 hours on, days: "tomorrow" reads better than "in 23 hours" (the count is rounded to whole days).
   ['day', 86_400_000],
 ];
+const DAYS_FROM_MS = 22 * 3_600_000;
 
 /**
  * The one date formatter of the case-plan home: `Intl` in the interface language (the user's time zone is the
@@ -24,7 +26,7 @@ export function formatDate(iso: string, style: DateStyle, now: Date = new Date()
       const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
       if (abs < 60_000) return rtf.format(0, 'second');
       let [unit, ms] = UNITS[0]!;
-      for (const [u, size] of UNITS) if (abs >= size) [unit, ms] = [u, size];
+      for (const [u, size] of UNITS) if (abs >= (u === 'day' ? DAYS_FROM_MS : size)) [unit, ms] = [u, size];
       return rtf.format(Math.round(diff / ms), unit);
     }
     style = 'date';

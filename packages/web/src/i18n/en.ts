@@ -4,9 +4,11 @@
  */
 import { enAttachments } from './enAttachments';
 import { enHome } from './enHome';
+import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
+  ...enPolicies,
   ...enHome,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',

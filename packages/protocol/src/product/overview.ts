@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Exported from `index.ts` after `product.ts`, not re-exported by `product.ts` (that would be an import cycle
+// evaluated before `CaseplanAbilities` exists).
 import { CaseplanAbilities } from '../product.js';
 
 /**

@@ -4,10 +4,12 @@
  */
 import { enAttachments } from './enAttachments';
 import { enHome } from './enHome';
+import { enOnboarding } from './enOnboarding';
 import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
+  ...enOnboarding,
   ...enPolicies,
   ...enHome,
   'app.name': 'Caseroom',

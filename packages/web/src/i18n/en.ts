@@ -5,11 +5,13 @@
 import { enAttachments } from './enAttachments';
 import { enHome } from './enHome';
 import { enOnboarding } from './enOnboarding';
+import { enChatList } from './enChatList';
 import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
   ...enOnboarding,
+  ...enChatList,
   ...enPolicies,
   ...enHome,
   'app.name': 'Caseroom',

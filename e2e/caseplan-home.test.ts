@@ -13,6 +13,9 @@ const DESKTOP = { width: 1280, height: 900 };
 /** A query parameter of the page's URL (the home keeps its view there, replacing the history entry). */
 const param = (page: Page, name: string) => new URL(page.url()).searchParams.get(name);
 
+/** The home's search, sort and filter controls (the chat list beside it has filters of its own). */
+const filters = (page: Page) => page.getByRole('search', { name: 'Find and sort case plans' });
+
 /** Elements wider than the screen (or sticking out of it), as `tag.class` names, for an overflow assertion. */
 async function overflowing(page: Page): Promise<string[]> {
   return page.evaluate(() => {
@@ -111,17 +114,17 @@ describe('case-plan home', () => {
     const names = () => rows.allTextContents();
     expect((await names()).sort()).toEqual(['Bennett family plan', 'Brooks housing plan']);
 
-    await page.getByLabel('Sort by').selectOption({ label: 'Name' });
+    await filters(page).getByLabel('Sort by', { exact: true }).selectOption({ label: 'Name' });
     await expect.poll(() => param(page, 'sort')).toBe('name');
     expect(await names()).toEqual(['Bennett family plan', 'Brooks housing plan']);
 
-    await page.getByRole('searchbox', { name: 'Search' }).fill('brooks');
+    await filters(page).getByRole('searchbox', { name: 'Search' }).fill('brooks');
     await expect.poll(() => param(page, 'q')).toBe('brooks');
     expect(await names()).toEqual(['Brooks housing plan']);
     await page.getByRole('status').filter({ hasText: '1 case plan' }).waitFor();
 
-    await page.getByRole('searchbox', { name: 'Search' }).fill('');
-    await page.getByRole('checkbox', { name: 'Needs attention' }).check();
+    await filters(page).getByRole('searchbox', { name: 'Search' }).fill('');
+    await filters(page).getByRole('checkbox', { name: 'Needs attention' }).check();
     await expect.poll(() => param(page, 'attention')).toBe('1');
     expect(await names()).toEqual(['Bennett family plan']);
 
@@ -129,11 +132,11 @@ describe('case-plan home', () => {
     const url = page.url();
     await page.goto(url);
     await page.getByRole('heading', { level: 2, name: 'All case plans' }).waitFor(LIVE);
-    expect(await page.getByRole('checkbox', { name: 'Needs attention' }).isChecked()).toBe(true);
-    expect(await page.getByLabel('Sort by').inputValue()).toBe('name');
+    expect(await filters(page).getByRole('checkbox', { name: 'Needs attention' }).isChecked()).toBe(true);
+    expect(await filters(page).getByLabel('Sort by', { exact: true }).inputValue()).toBe('name');
     expect(await names()).toEqual(['Bennett family plan']);
 
-    await page.getByLabel('Show').selectOption({ label: 'Closed plans' });
+    await filters(page).getByLabel('Show', { exact: true }).selectOption({ label: 'Closed plans' });
     await page.getByText('No case plans match these filters.').waitFor();
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect.poll(() => new URL(page.url()).search).toBe('');
@@ -185,7 +188,7 @@ describe('case-plan home', () => {
       for (const staffFact of ['Client waiting', 'People', 'Clients waiting', 'Not opened']) {
         expect(text).not.toContain(staffFact);
       }
-      expect(await page.getByRole('checkbox', { name: 'My plans' }).count()).toBe(0);
+      expect(await filters(page).getByRole('checkbox', { name: 'My plans' }).count()).toBe(0);
       expect(await overflowing(page)).toEqual([]);
       expect(await seriousA11yViolations(page)).toEqual([]);
       await screenshot(page, `caseplan-home-client-${viewport.width}`);
@@ -201,7 +204,7 @@ describe('case-plan home', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await screenshot(page, 'caseplan-home-staff-375');
     // Keyboard: the search box takes focus and typing filters.
-    await page.getByRole('searchbox', { name: 'Search' }).focus();
+    await filters(page).getByRole('searchbox', { name: 'Search' }).focus();
     await page.keyboard.type('bennett');
     await expect.poll(() => param(page, 'q')).toBe('bennett');
     await page.keyboard.press('Tab');

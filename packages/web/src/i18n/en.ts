@@ -4,12 +4,14 @@
  */
 import { enAttachments } from './enAttachments';
 import { enHome } from './enHome';
+import { enScroll } from './enScroll';
 import { enOnboarding } from './enOnboarding';
 import { enChatList } from './enChatList';
 import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
+  ...enScroll,
   ...enOnboarding,
   ...enChatList,
   ...enPolicies,

@@ -3,6 +3,7 @@
  * Served by i18next (see `t.ts`); other languages may leave keys out and fall back to these.
  */
 import { enAttachments } from './enAttachments';
+import { enHome } from './enHome';
 import { enScroll } from './enScroll';
 import { enOnboarding } from './enOnboarding';
 import { enChatList } from './enChatList';
@@ -14,6 +15,7 @@ export const en = {
   ...enOnboarding,
   ...enChatList,
   ...enPolicies,
+  ...enHome,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',
   'app.retry': 'Try again',

@@ -57,6 +57,8 @@ describe('plainTextLines', () => {
       expect(plainTextLines(text, []), JSON.stringify(text)).toBeNull();
     }
     expect(plainTextLines('hi @Maria', ['Maria'])).toBeNull();
+    // remark-gfm links even odd addresses (fast-check found `a@.a`): any word character before `@` declines.
+    expect(plainTextLines('a@.a', [])).toBeNull();
     expect(plainTextLines('hi @Maria', [])).toEqual(['hi @Maria']);
   });
 

@@ -6,7 +6,7 @@ const MARKDOWN_CHARS = /[\\`*_[\]<>#&~|=\u00a0]/;
 /** A line opening a list item or a setext underline / thematic break. */
 const BLOCK_START = /^([-+]|\d+[.)])/;
 /** What GitHub Flavored Markdown turns into a link by itself: URLs, `www.` hosts, e-mail addresses. */
-const AUTOLINK = /:\/\/|www\.|[\w.+-]@[\w-]+\.|mailto:|xmpp:/i;
+const AUTOLINK = /:\/\/|www\.|[\w.+-]@|mailto:|xmpp:/i;
 
 /**
  * The lines of a message text that markdown would render as one plain paragraph, its lines joined by line breaks

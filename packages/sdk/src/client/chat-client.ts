@@ -313,8 +313,8 @@ export class ChatClient {
     if (me) this.meStore.set(withEventTotals(me, event));
     const cid = 'cid' in event && typeof event.cid === 'string' ? event.cid : undefined;
     if (cid) this.channels.get(cid)?.handleEvent(event);
-    // User data is shown in every channel: members, read state and message authors.
-    if (event.type === 'user.updated')
+    // User data and presence are shown in every channel: members, read state and message authors.
+    if (event.type === 'user.updated' || event.type === 'user.presence.changed')
       for (const channel of this.channels.values()) channel.handleEvent(event);
     if (!local && event.type === 'message.new') this.reportDelivered(event.message);
     for (const handler of [...this.internal]) handler(event);

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router-dom';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../i18n/t';
+import { ChannelAvatar } from './ChannelAvatar';
 import { channelPreview, channelTitle, groupByCaseplan } from './channelInfo';
 import { ChannelListStatus } from './ChannelListStatus';
 import type { ChannelListEntry, ChannelListHandle } from './sdkTypes';
@@ -115,6 +116,7 @@ function ChannelLink({ entry, userId }: { entry: ChannelListEntry; userId: strin
   });
   return (
     <NavLink to={chatPath(channel)} className="channel-link" data-cid={entry.cid}>
+      <ChannelAvatar members={members} viewerId={userId} />
       <span className="channel-link-title">{title}</span>
       <span className="channel-link-preview">{preview}</span>
       {unreadCount > 0 ? (

@@ -59,7 +59,7 @@ describe('Composer (chat-spec §5)', () => {
     type(input, 'hi @b');
     const list = await screen.findByRole('listbox', { name: 'People to mention' }, { timeout: 2000 });
     await waitFor(() =>
-      expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['BBella Ray', 'BBob Stone']),
+      expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['BRBella Ray', 'BSBob Stone']),
     );
     expect(list.className).toBe('suggestions');
     expect(screen.getAllByRole('option')[0]?.getAttribute('aria-selected')).toBe('true');

@@ -1,5 +1,5 @@
 import { t } from '../../i18n/t';
-import { initialOf } from '../format';
+import { Avatar } from '../../ui/Avatar';
 import type { ComposerSnapshot, ComposerSuggestion } from '../sdkTypes';
 
 interface SuggestionListProps {
@@ -35,9 +35,12 @@ export function SuggestionList({ id, suggestions, active, onHover, onPick }: Sug
         >
           {item.kind === 'mention' ? (
             <>
-              <span className="avatar avatar-small" aria-hidden="true">
-                {initialOf(item.user.name ?? item.user.id)}
-              </span>
+              <Avatar
+                name={item.user.name ?? item.user.id}
+                image={item.user.image}
+                online={item.user.online}
+                size="small"
+              />
               <span>{item.user.name ?? item.user.id}</span>
             </>
           ) : (

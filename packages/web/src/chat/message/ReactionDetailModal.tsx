@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { Reaction } from '@caseroom/protocol';
 import { t } from '../../i18n/t';
 import { Modal } from '../../ui/Modal';
-import { initialOf } from '../format';
+import { Avatar } from '../../ui/Avatar';
 import { useMessageListContext } from '../list/MessageListContext';
 import type { ChatMessage } from '../sdkTypes';
 import { reactionEmoji } from './messageActions';
@@ -92,9 +92,7 @@ export function ReactionDetailModal({ message, onClose }: { message: ChatMessage
           const name = r.user?.name ?? r.user_id;
           return (
             <li key={`${r.user_id}-${r.type}`}>
-              <span className="avatar avatar-small" aria-hidden="true">
-                {initialOf(name)}
-              </span>
+              <Avatar name={name} image={r.user?.image} online={r.user?.online} size="small" />
               <span className="reaction-user-name">{name}</span>
               <span aria-label={reactionName(r.type)}>{reactionEmoji(r.type)}</span>
             </li>

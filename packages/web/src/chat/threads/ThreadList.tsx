@@ -80,9 +80,7 @@ function ThreadRow({ thread, onOpen }: { thread: ThreadHandle; onOpen: (parent: 
         <span className="thread-item-sender">{sender}</span>
         <span className="thread-item-text">{parent.text}</span>
         <span className="muted thread-item-count">
-          {parent.reply_count === 1
-            ? t('chat.thread.oneReply')
-            : t('chat.thread.replies', { count: parent.reply_count })}
+          {t('chat.thread.replies', { count: parent.reply_count })}
         </span>
         {state.unreadCount > 0 ? (
           <span className="badge" aria-label={t('chat.channels.unread', { count: state.unreadCount })}>

@@ -76,6 +76,30 @@ describe('Composer (chat-spec §5)', () => {
     expect(screen.queryByRole('listbox')).toBeNull();
   });
 
+  it("lists the channel type's commands after /, with arguments and description, and fills `/name `", async () => {
+    server.channels.get('messaging:general')!.commands = [
+      { name: 'remind', args: '[when] [text]', description: 'Set a reminder' },
+      { name: 'mute', args: '[@username]', description: 'Mute a user' },
+    ];
+    await channel.watch();
+    const input = renderComposer();
+    type(input, '/');
+    const list = await screen.findByRole('listbox', { name: 'Commands' });
+    const options = screen.getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual([
+      '/mute [@username]Mute a user',
+      '/remind [when] [text]Set a reminder',
+    ]);
+    expect(list.querySelector('.suggestion-args')?.getAttribute('title')).toBe('Arguments: [@username]');
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    expect(options[1]?.getAttribute('aria-selected')).toBe('true');
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect((input as HTMLTextAreaElement).value).toBe('/remind ');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    type(input, '/re');
+    await waitFor(() => expect(screen.getAllByRole('option').map((o) => o.textContent)).toHaveLength(1));
+  });
+
   it('shows the quoted message and leaves it with the remove button', async () => {
     server.sendMessage('messaging:general', 'bob', { text: 'quote me' });
     const input = renderComposer();

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/axe.js';
 import { launchBrowser, openUserPage, pageProblems, screenshot, type UserPage } from './support/browser.js';
-import { composer, DEMO, openChannel, signIn } from './support/caseroom.js';
+import { composer, DEMO, DEMO_PASSWORD, openChannel, signIn } from './support/caseroom.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 /**
@@ -51,6 +51,23 @@ async function registerCommand(
   expect(answer.status, await answer.clone().text()).toBeLessThan(300);
 }
 
+/** Uploads `photo` as a demo user through the profile photo route (`PUT /api/me/photo`), as the profile page does. */
+async function uploadPhotoAs(baseUrl: string, email: string, photo: Buffer): Promise<void> {
+  const signedIn = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl },
+    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+  });
+  const session = (await signedIn.json()) as { token?: string };
+  const bearer = session.token ?? signedIn.headers.get('set-auth-token') ?? '';
+  const answer = await fetch(`${baseUrl}/api/me/photo`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'image/png', origin: baseUrl },
+    body: new Uint8Array(photo),
+  });
+  expect(answer.status, await answer.clone().text()).toBe(200);
+}
+
 /** The bubble of the message with `text` in the open chat. */
 function bubbleOf(page: Page, text: string): Locator {
   return page.locator('article', { hasText: text }).first();
@@ -79,6 +96,8 @@ describe('avatars, presence, dates and slash commands (issue 15) in real Chromiu
       args: '[when] [what]',
       description: 'Remind the chat about something',
     });
+    // Each test may run alone: Maria has a photo from the start (the first test uploads one again, in the page).
+    await uploadPhotoAs(server.url, DEMO.maria.email, await portrait());
   });
 
   afterAll(async () => {
@@ -233,6 +252,10 @@ describe('avatars, presence, dates and slash commands (issue 15) in real Chromiu
     await sendAndWait(maria.page, text);
 
     await noah.page.goto('/app');
+    // The chat list at 375 px: each chat's picture (a person's avatar or the group icon) beside its title.
+    await noah.page.locator('.channel-avatar').first().waitFor(LIVE);
+    await noSeriousViolations(noah.page, 'chat list at 375 px');
+    await screenshot(noah.page, 'chat-avatars-list-nb-375');
     await openChannelPhone(noah.page, GROUP);
     const bubble = bubbleOf(noah.page, text);
     await bubble.waitFor(LIVE);

@@ -17,7 +17,8 @@ export function CaseplanStats({ plan, nameOf }: { plan: Caseplan; nameOf: (uid: 
           rows.length === 0 ? (
             <p className="muted">{t('domain.caseplan.stats.empty')}</p>
           ) : (
-            <table className="domain-table">
+            // Focusable: on a phone the table scrolls sideways, and a keyboard must reach that too (axe).
+            <table className="domain-table" tabIndex={0}>
               <thead>
                 <tr>
                   <th scope="col">{t('domain.caseplan.stats.person')}</th>

@@ -4,10 +4,12 @@
  */
 import { enAttachments } from './enAttachments';
 import { enPeople } from './enPeople';
+import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
   ...enPeople,
+  ...enPolicies,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',
   'app.retry': 'Try again',

@@ -52,6 +52,13 @@ describe('dates: the interface language and the profile time zone', () => {
     expect(oslo.en.fromInput('nonsense')).toBe('');
   });
 
+  it('writes a calendar day (a report week) as the same day whatever the zone', () => {
+    expect(newYork.en.calendarDay('2026-11-23')).toBe('Nov 23, 2026');
+    expect(oslo.nb.calendarDay('2026-11-23')).toBe('23. nov. 2026');
+    expect(dateFormatter('nb', 'Pacific/Kiritimati').calendarDay('2026-11-23')).toBe('23. nov. 2026');
+    expect(oslo.en.calendarDay('23.11.2026')).toBe('');
+  });
+
   it('answers empty for invalid dates and falls back to the device zone for an unknown zone', () => {
     expect(oslo.en.time('not a date')).toBe('');
     expect(oslo.en.separator('', new Date(), EN_WORDS)).toBe('');

@@ -20,6 +20,7 @@ const PATTERNS = {
   day: { month: 'short', day: 'numeric' },
   dateTime: { dateStyle: 'medium', timeStyle: 'short' },
   full: { dateStyle: 'full', timeStyle: 'short' },
+  calendarDay: { dateStyle: 'medium' },
   date: { year: 'numeric', month: '2-digit', day: '2-digit' },
   weekday: { weekday: 'long' },
   // en-CA writes ISO dates (YYYY-MM-DD); only its numbers are used, never shown.
@@ -87,6 +88,11 @@ export interface DateFormatter {
   dateTime(value: string | Date): string;
   /** The full date and time, for a tooltip. */
   full(value: string | Date): string;
+  /**
+   * A calendar day that is not an instant (`YYYY-MM-DD`, e.g. a report's week): `Nov 23, 2026` / `23. nov. 2026`,
+   * the same day in every zone.
+   */
+  calendarDay(day: string): string;
   /** The calendar day in the zone, `YYYY-MM-DD` (the key of a date separator). */
   dayKey(value: string | Date): string;
   /** A day separator's label relative to `now` (chat-spec §9): Today, Tomorrow, weekday, Yesterday, Last weekday, date. */
@@ -124,6 +130,10 @@ export function dateFormatter(language: string | undefined, timeZone: string | u
     },
     dateTime: (value) => fmt('dateTime', value),
     full: (value) => fmt('full', value),
+    calendarDay(day) {
+      const date = /^\d{4}-\d{2}-\d{2}$/.test(day) ? toDate(`${day}T00:00:00Z`) : undefined;
+      return date ? formatterFor(locale, 'UTC', 'calendarDay').format(date) : '';
+    },
     dayKey,
     separator(value, now, words) {
       const key = dayKey(value);

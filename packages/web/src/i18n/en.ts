@@ -3,11 +3,13 @@
  * Served by i18next (see `t.ts`); other languages may leave keys out and fall back to these.
  */
 import { enAttachments } from './enAttachments';
+import { enOnboarding } from './enOnboarding';
 import { enPeople } from './enPeople';
 import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
+  ...enOnboarding,
   ...enPeople,
   ...enPolicies,
   'app.name': 'Caseroom',

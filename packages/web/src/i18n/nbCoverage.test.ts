@@ -4,10 +4,11 @@ import { en, type TextKey } from './en';
 import { nb } from './nb';
 import { nbChat } from './nbChat';
 import { nbDomain } from './nbDomain';
+import { nbOnboarding } from './nbOnboarding';
 import { nbPeople } from './nbPeople';
 import { setLanguage, t } from './t';
 
-const norwegian = { ...nbDomain, ...nbChat, ...nbPeople, ...nb };
+const norwegian = { ...nbDomain, ...nbChat, ...nbOnboarding, ...nbPeople, ...nb };
 const keys = Object.keys(en) as TextKey[];
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -17,7 +18,7 @@ describe('Norwegian (nb) texts', () => {
   });
 
   it('cover every chat and product-page text', () => {
-    const screens = keys.filter((k) => /^(chat|domain|caseplans|session)\./.test(k));
+    const screens = keys.filter((k) => /^(chat|domain|caseplans|session|setup|onboarding)\./.test(k));
     expect(screens.filter((k) => !norwegian[k])).toEqual([]);
   });
 

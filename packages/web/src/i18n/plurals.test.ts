@@ -6,10 +6,17 @@ import { en } from './en';
 import { nb } from './nb';
 import { nbChat } from './nbChat';
 import { nbDomain } from './nbDomain';
+import { nbOnboarding } from './nbOnboarding';
 import { nbPeople } from './nbPeople';
 import { setLanguage, t } from './t';
 
-const norwegian: Record<string, string | undefined> = { ...nbDomain, ...nbChat, ...nbPeople, ...nb };
+const norwegian: Record<string, string | undefined> = {
+  ...nbDomain,
+  ...nbChat,
+  ...nbOnboarding,
+  ...nbPeople,
+  ...nb,
+};
 const english: Record<string, string> = en;
 // Tests run from the repository's root.
 const webSrc = resolve(process.cwd(), 'packages/web/src');

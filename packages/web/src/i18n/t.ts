@@ -4,6 +4,7 @@ import { en, type MessageKey } from './en';
 import { nb } from './nb';
 import { nbChat } from './nbChat';
 import { nbDomain } from './nbDomain';
+import { nbOnboarding } from './nbOnboarding';
 import { nbPeople } from './nbPeople';
 
 export type { MessageKey };
@@ -37,7 +38,10 @@ export function detectLanguage(): Language {
  * react-i18next when the language changes.
  */
 void i18next.use(initReactI18next).init({
-  resources: { en: { translation: en }, nb: { translation: { ...nbDomain, ...nbChat, ...nbPeople, ...nb } } },
+  resources: {
+    en: { translation: en },
+    nb: { translation: { ...nbDomain, ...nbChat, ...nbOnboarding, ...nbPeople, ...nb } },
+  },
   lng: detectLanguage(),
   fallbackLng: 'en',
   keySeparator: false,

@@ -4,12 +4,14 @@
  */
 import { enAttachments } from './enAttachments';
 import { enOnboarding } from './enOnboarding';
+import { enChatList } from './enChatList';
 import { enPeople } from './enPeople';
 import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
   ...enOnboarding,
+  ...enChatList,
   ...enPeople,
   ...enPolicies,
   'app.name': 'Caseroom',

@@ -6,6 +6,7 @@ import { Avatar } from '../../ui/Avatar';
 import { participantsOf, previewParticipants, roleBadge } from '../participants';
 import { ParticipantName } from './ParticipantName';
 import { ParticipantsMore } from './ParticipantsMore';
+import './channelHeader.css';
 
 interface ChannelHeaderProps {
   channel: Channel;
@@ -64,7 +65,7 @@ export function ChannelHeader(props: ChannelHeaderProps) {
       )}
       <div className="channel-heading">
         <div className="channel-title-row">
-          <h2 id={titleId} className="channel-title">
+          <h2 id={titleId} className="channel-title" title={title}>
             {title}
           </h2>
           {badge ? (

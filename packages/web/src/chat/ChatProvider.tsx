@@ -5,6 +5,7 @@ import { apiGet, callFunction, sessionToken } from '../api/http';
 import { session } from '../session/session';
 import { ChatContext, type ChatStatus } from './ChatContext';
 import { setEarlyWatch } from './earlyWatch';
+import { useUnreadTitle } from './useUnreadTitle';
 
 interface ChatUserInfo {
   id: string;
@@ -202,5 +203,16 @@ export function ChatProvider({ user, children }: { user: ChatUserInfo; children:
     };
   }, [id, name, attempt]);
 
-  return <ChatContext.Provider value={state}>{children}</ChatContext.Provider>;
+  return (
+    <ChatContext.Provider value={state}>
+      {state.status === 'ready' ? <UnreadTitle client={state.client} /> : null}
+      {children}
+    </ChatContext.Provider>
+  );
+}
+
+/** The unread total in the tab title while the chat is connected. */
+function UnreadTitle({ client }: { client: ChatClient }) {
+  useUnreadTitle(client);
+  return null;
 }

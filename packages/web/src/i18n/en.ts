@@ -3,6 +3,7 @@
  * Served by i18next (see `t.ts`); other languages may leave keys out and fall back to these.
  */
 import { enAttachments } from './enAttachments';
+import { enScroll } from './enScroll';
 import { enOnboarding } from './enOnboarding';
 import { enChatList } from './enChatList';
 import { enPeople } from './enPeople';
@@ -10,6 +11,7 @@ import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
+  ...enScroll,
   ...enOnboarding,
   ...enChatList,
   ...enPeople,

@@ -10,6 +10,7 @@ import { received, type LocalMessage } from '../messages/local-message.js';
 import { applyMessageEvent } from '../messages/message-state.js';
 import {
   currentSet,
+  latestSet,
   mapMessages,
   upsertMessage,
   withLatestPage,
@@ -98,8 +99,18 @@ export function hydrate(
   limit = PAGE_SIZE,
 ): ChannelSnapshot {
   const pending = state.messages.filter((m) => m.status !== 'received');
+  // Messages held that committed after the server read this answer (a send acknowledged or a message.new that
+  // arrived while the query was in flight): the answer cannot know them, so they stay.
+  const readAt = answer.channel.last_seq;
+  const later =
+    typeof readAt === 'number'
+      ? (latestSet(state.messageSets)?.messages ?? []).filter(
+          (m) => m.status === 'received' && typeof m.seq === 'number' && m.seq > readAt,
+        )
+      : [];
   let sets = withLatestPage(state.messageSets, answer.messages.map(received), limit);
-  for (const m of pending) if (!answer.messages.some((a) => a.id === m.id)) sets = upsertMessage(sets, m);
+  for (const m of [...pending, ...later])
+    if (!answer.messages.some((a) => a.id === m.id)) sets = upsertMessage(sets, m);
   const read: Record<string, ReadState> = {};
   for (const r of answer.read) read[r.user.id] = r;
   const next: ChannelSnapshot = {

@@ -1,6 +1,7 @@
 import type { ChatEvent } from '@caseroom/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatClient } from '../client/chat-client.js';
+import { listStateOf } from '../testing/fake-membership.js';
 import { connectFakeClient, FakeChatServer } from '../testing/index.js';
 
 const A = 'messaging:a';
@@ -124,15 +125,22 @@ describe('the unread total kept by the client (fake server)', () => {
     await until(() => total(amy) === 3, 'b unread again');
   });
 
+  /** The fake server's list state of channel A for `userId` (where its mutes live). */
+  const muteState = (server: FakeChatServer, userId: string) => {
+    const record = server.channels.get(A);
+    if (!record) throw new Error('channel A missing');
+    return listStateOf(record, userId);
+  };
+
   it('leaves muted channels out and asks the server again when the mutes change', async () => {
     const { server, amy } = await setup();
-    server.channelMutes.set('amy', new Set([A]));
+    muteState(server, 'amy').muted = true;
     server.emitToUser('amy', mutesEvent([A]));
     await until(() => total(amy) === 1, 'a muted');
     server.sendMessage(A, 'bob', { text: 'while muted' });
     await settle();
     expect(total(amy)).toBe(1);
-    server.channelMutes.set('amy', new Set());
+    muteState(server, 'amy').muted = false;
     server.emitToUser('amy', mutesEvent([]));
     await until(() => total(amy) === 4, 'a unmuted with its messages');
   });

@@ -87,7 +87,6 @@ export class FakeChatServer
   /** Uploaded files by id (`/chat/files/{id}/{name}`); deleted ones stay, marked. */
   readonly uploads = new Map<string, FakeUpload>();
   /** Channels each user muted (user id -> cids): left out of their unread totals, as on the server. */
-  readonly channelMutes = new Map<string, Set<string>>();
   /** What `GET /app` answers; the upload routes enforce it as the server does (size: code 22; type: code 4). */
   appSettings: AppSettings = { image_upload_config: {}, file_upload_config: {} };
   /** @internal see `holdUploads` */

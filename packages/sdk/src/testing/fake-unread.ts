@@ -1,22 +1,21 @@
 import type { ChatEvent } from '@caseroom/protocol';
 import type { FakeChannelRecord } from './fake-data.js';
+import { isMutedBy } from './fake-membership.js';
 
 /** What the unread routes need from the fake server. */
 export interface FakeUnreadHost {
   readonly channels: Map<string, FakeChannelRecord>;
-  /** Channels each user muted (cids by user id): they count in no total, as on the server. */
-  readonly channelMutes: Map<string, Set<string>>;
   emitToUser(userId: string, event: ChatEvent): void;
   now(): string;
 }
 
 /** `GET /unread`: the user's counts per channel with unread messages, muted channels left out. */
 export function unreadCounts(host: FakeUnreadHost, userId: string) {
-  const muted = host.channelMutes.get(userId) ?? new Set<string>();
+  const now = host.now();
   const channels: { channel_id: string; unread_count: number; last_read: string }[] = [];
   const byType = new Map<string, { channel_count: number; unread_count: number }>();
   for (const [cid, record] of host.channels) {
-    if (!record.members.includes(userId) || muted.has(cid)) continue;
+    if (!record.members.includes(userId) || isMutedBy(record, userId, now)) continue;
     const read = record.read.get(userId);
     if (!read || read.unread_messages <= 0) continue;
     channels.push({ channel_id: cid, unread_count: read.unread_messages, last_read: read.last_read });

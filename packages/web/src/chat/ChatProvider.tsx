@@ -69,7 +69,6 @@ async function connectChat(
   const client = new ChatClient({
     apiKey: config.chatApiKey,
     baseUrl: config.chatBaseUrl,
-    trackUnreadTotals: true,
   });
   if (!created(client)) return client;
   let first = true;

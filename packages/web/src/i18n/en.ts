@@ -3,6 +3,7 @@
  * Served by i18next (see `t.ts`); other languages may leave keys out and fall back to these.
  */
 import { enAttachments } from './enAttachments';
+import { enHome } from './enHome';
 import { enScroll } from './enScroll';
 import { enOnboarding } from './enOnboarding';
 import { enChatList } from './enChatList';
@@ -16,6 +17,7 @@ export const en = {
   ...enChatList,
   ...enPeople,
   ...enPolicies,
+  ...enHome,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',
   'app.retry': 'Try again',

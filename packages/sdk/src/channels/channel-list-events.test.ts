@@ -98,6 +98,28 @@ describe('ChannelList: invites, active channel, user and capability events', () 
     }
   });
 
+  it('asks for presence and follows user.presence.changed in members and message authors', async () => {
+    const { server, list } = await setup(2);
+    expect(server.requestsTo(/\/channels$/).at(-1)?.body).toMatchObject({ presence: true });
+    const online = (value: boolean) =>
+      server.emitToUser('amy', {
+        type: 'user.presence.changed',
+        user: { id: 'bob', name: 'Bob', online: value },
+        created_at: at(),
+      });
+    online(true);
+    await settle();
+    for (const item of list.state.getSnapshot().channels) {
+      expect(item.members.find((m) => m.user_id === 'bob')?.user?.online).toBe(true);
+      expect(item.lastMessage?.user?.online).toBe(true);
+    }
+    online(false);
+    await settle();
+    for (const item of list.state.getSnapshot().channels) {
+      expect(item.members.find((m) => m.user_id === 'bob')?.user?.online).toBe(false);
+    }
+  });
+
   it('capabilities.changed replaces own_capabilities of the listed channel only', async () => {
     const { server, list, amy } = await setup(2);
     const withoutSend = CAPABILITIES.filter((c) => c !== 'send-message');

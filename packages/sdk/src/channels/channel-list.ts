@@ -136,7 +136,8 @@ export class ChannelList {
         offset,
         state: true,
         watch: true,
-        presence: false,
+        // The list shows who is online (avatars' presence dots): the connection subscribes to presence changes.
+        presence: true,
         message_limit: messageLimit,
       });
       if (this.disposed) return;

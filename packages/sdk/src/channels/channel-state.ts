@@ -181,6 +181,7 @@ export function applyChannelEvent(
         ? { ...state, channel: { ...state.channel, own_capabilities: event.own_capabilities } }
         : state;
     case 'user.updated':
+    case 'user.presence.changed':
       return withUpdatedUser(state, event.user);
     case 'notification.mark_unread':
       return { ...state, unreadCount: event.unread_messages };

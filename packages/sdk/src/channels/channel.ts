@@ -120,6 +120,8 @@ export class ChatChannel extends ChannelListActions {
     this.watching ??= this.query({
       watch: true,
       state: true,
+      // Members, authors and reactions show presence dots: `user.presence.changed` keeps them current.
+      presence: true,
       messages: { limit: options.messageLimit ?? PAGE_SIZE },
     })
       .then(() => this.store.getSnapshot())

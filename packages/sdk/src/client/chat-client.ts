@@ -342,8 +342,12 @@ export class ChatClient {
     const cid = 'cid' in event && typeof event.cid === 'string' ? event.cid : undefined;
     if (cid) this.channels.get(cid)?.handleEvent(event);
     this.unreadTotal.apply(event);
-    // User data is shown in every channel: members, read state and message authors.
-    if (event.type === 'user.updated' || event.type === 'notification.channel_mutes_updated')
+    // User data and presence are shown in every channel: members, read state and message authors.
+    if (
+      event.type === 'user.updated' ||
+      event.type === 'user.presence.changed' ||
+      event.type === 'notification.channel_mutes_updated'
+    )
       for (const channel of this.channels.values()) channel.handleEvent(event);
     // Muted channels leave the user's unread totals (chat-spec §7 mute): the event does not carry the new ones.
     if (!local && event.type === 'notification.channel_mutes_updated') void this.refreshUnreadTotals();

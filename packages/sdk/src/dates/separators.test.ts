@@ -42,4 +42,25 @@ describe('date and unread separators', () => {
     const items = withSeparators([{ id: 'a', created_at: day(13), user: { id: 'bob' } }], { now, labels });
     expect(items[0]).toMatchObject({ kind: 'date', label: 'Gestern', key: `date-${localDayKey(day(13))}` });
   });
+
+  it("groups by the app's calendar when it passes one (its time zone and words)", () => {
+    // 23:30 UTC on the 13th is already the 14th in Oslo: the app's calendar decides the day.
+    const calendar = {
+      dayKey: (date: string) => new Date(new Date(date).getTime() + 3_600_000).toISOString().slice(0, 10),
+      label: (date: string) => `day ${new Date(new Date(date).getTime() + 3_600_000).getUTCDate()}`,
+    };
+    const items = withSeparators(
+      [
+        { id: 'a', created_at: '2026-01-13T22:30:00.000Z', user: { id: 'bob' } },
+        { id: 'b', created_at: '2026-01-13T23:30:00.000Z', user: { id: 'bob' } },
+      ],
+      { now, calendar },
+    );
+    expect(items.map((i) => (i.kind === 'date' ? `${i.key} ${i.label}` : i.key))).toEqual([
+      'date-2026-01-13 day 13',
+      'a',
+      'date-2026-01-14 day 14',
+      'b',
+    ]);
+  });
 });

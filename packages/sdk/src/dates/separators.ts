@@ -68,6 +68,14 @@ export interface SeparatorOptions {
   now?: string | Date;
   /** Translated words of the date labels; default English. */
   labels?: DateLabels;
+  /**
+   * The app's own calendar (its language and time zone): the day of a date and a separator's label. Default: the
+   * device's zone with dayjs ({@link localDayKey}, {@link formatDateSeparator}).
+   */
+  calendar?: {
+    dayKey(date: string): string;
+    label(date: string, now: string | Date): string;
+  };
 }
 
 /**
@@ -87,16 +95,19 @@ export function withSeparators<M extends Pick<Message, 'id' | 'created_at' | 'us
     readAt < 0
       ? -1
       : messages.findIndex((m, i) => i > readAt && (m.user?.id ?? m.user_id) !== options.ownUserId);
+  const now = options.now ?? new Date();
+  const dayKey = options.calendar?.dayKey ?? localDayKey;
+  const label = options.calendar?.label ?? ((date: string) => formatDateSeparator(date, now, options.labels));
   let day = '';
   messages.forEach((message, index) => {
-    const thisDay = localDayKey(message.created_at);
+    const thisDay = dayKey(message.created_at);
     if (thisDay !== day) {
       day = thisDay;
       items.push({
         kind: 'date',
         key: `date-${thisDay}`,
         date: thisDay,
-        label: formatDateSeparator(message.created_at, options.now, options.labels),
+        label: label(message.created_at, now),
       });
     }
     if (index === firstUnread) {

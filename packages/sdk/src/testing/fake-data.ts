@@ -31,6 +31,8 @@ export interface FakeChannelRecord {
   >;
   /** Capabilities the viewer lacks (tests of capability rules). */
   withoutCapabilities?: string[];
+  /** The channel type's commands as `config.commands` lists them (none unless a test registers some). */
+  commands?: Channel['config']['commands'];
 }
 
 /** The channel as `viewer` sees it (`hidden` is per member, as on the server). */
@@ -53,7 +55,7 @@ export function presentChannel(record: FakeChannelRecord, viewer?: string): Chan
     config: {
       ...DEFAULT_CHANNEL_TYPE_SETTINGS,
       name: record.type,
-      commands: [],
+      commands: record.commands ?? [],
       url_enrichment: record.urlEnrichment === true,
     },
     own_capabilities: CAPABILITIES.filter((c) => !record.withoutCapabilities?.includes(c)),

@@ -23,10 +23,3 @@ export function groupByWeek(rows: readonly AnalyticsWeekRow[]): ReportWeek[] {
   }
   return weeks;
 }
-
-/** A week's Monday (`YYYY-MM-DD`, UTC) as a date in `language`. */
-export function formatWeek(week: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' }).format(
-    new Date(`${week}T00:00:00Z`),
-  );
-}

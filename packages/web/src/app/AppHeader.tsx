@@ -2,10 +2,10 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { MeResponse } from '@caseroom/protocol';
 import { VerifyNotice } from '../auth/VerifyNotice';
-import { initialOf } from '../chat/format';
 import { t } from '../i18n/t';
 import { PushHost } from '../push/PushHost';
 import { logoutWithPush, push } from '../push/pushStore';
+import { Avatar } from '../ui/Avatar';
 import { Toaster } from '../ui/toast';
 
 /**
@@ -35,13 +35,7 @@ export function AppHeader({ me, onLogout }: { me: MeResponse; onLogout: () => Pr
         </Link>
         <div className="app-user">
           <Link to="/app/profile" className="app-user-link" title={t('header.profile', { name })}>
-            {photo ? (
-              <img className="avatar" src={photo} alt="" />
-            ) : (
-              <span className="avatar" aria-hidden="true">
-                {initialOf(name)}
-              </span>
-            )}
+            <Avatar name={name} image={photo} />
             <span className="app-user-name">{name}</span>
           </Link>
           <button type="button" className="button" onClick={() => void logout()} disabled={busy}>

@@ -7,6 +7,7 @@ import { LanguagePicker } from '../login/LoginPage';
 import { describeAuthError } from '../login/errors';
 import { session } from '../session/session';
 import { useSession } from '../session/useSession';
+import { Avatar } from '../ui/Avatar';
 import { showToast } from '../ui/toast';
 import { useDocumentTitle } from '../ui/useDocumentTitle';
 
@@ -70,13 +71,7 @@ export function ProfilePage() {
       <form className="login-card" onSubmit={(e) => void onSubmit(e)}>
         <h1 className="login-title">{t('profile.title')}</h1>
         <div className="profile-photo">
-          {user.photo ? (
-            <img src={user.photo} alt="" width={96} height={96} />
-          ) : (
-            <span className="avatar profile-avatar" aria-hidden="true">
-              {(user.name ?? '?').slice(0, 1)}
-            </span>
-          )}
+          <Avatar name={user.name ?? ''} image={user.photo} className="profile-avatar" />
           <label className="button">
             {uploading ? t('profile.photoUploading') : t('profile.photoChange')}
             <input

@@ -1,6 +1,7 @@
 import type { Caseplan, CaseplanEvent, Role, Team } from '@caseroom/protocol';
 import { callFunction } from '../api/http';
 import { t } from '../i18n/t';
+import { dates } from '../i18n/useDates';
 import { ActionForm, Field, text } from './ui';
 
 /**
@@ -94,13 +95,6 @@ export function EditRoleForm(props: {
   );
 }
 
-/** `datetime-local` value of an ISO time, in the browser's time zone. */
-function localInput(iso: string): string {
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
 /** Edits an event: title, start, location and description (`events-update`). */
 export function EditEventForm(props: { plan: Caseplan; event: CaseplanEvent; onSaved: () => void }) {
   const { plan, event, onSaved } = props;
@@ -115,7 +109,7 @@ export function EditEventForm(props: { plan: Caseplan; event: CaseplanEvent; onS
             caseplanId: plan.id,
             eventId: event.id,
             title: text(form, 'title'),
-            startsAt: new Date(text(form, 'startsAt')).toISOString(),
+            startsAt: dates().fromInput(text(form, 'startsAt')),
             location: text(form, 'location') || null,
             description: text(form, 'description') || null,
           });
@@ -127,7 +121,12 @@ export function EditEventForm(props: { plan: Caseplan; event: CaseplanEvent; onS
           <input name="title" required maxLength={200} defaultValue={event.title} />
         </Field>
         <Field label={t('domain.caseplan.eventStart')}>
-          <input name="startsAt" type="datetime-local" required defaultValue={localInput(event.startsAt)} />
+          <input
+            name="startsAt"
+            type="datetime-local"
+            required
+            defaultValue={dates().toInput(event.startsAt)}
+          />
         </Field>
         <Field label={t('domain.caseplan.eventLocation')}>
           <input name="location" maxLength={500} defaultValue={event.location ?? ''} />

@@ -1,6 +1,7 @@
 import type { Caseplan, CaseplanEvent } from '@caseroom/protocol';
 import { callFunction } from '../api/http';
 import { t } from '../i18n/t';
+import { dates } from '../i18n/useDates';
 import { useSession } from '../session/useSession';
 import { EditEventForm } from './CaseplanEditForms';
 import { ActionForm, Field, LoadState, text } from './ui';
@@ -34,7 +35,7 @@ export function CaseplanEvents(props: {
                 const count = (r: string) => String(answers.filter((a) => a.response === r).length);
                 return (
                   <li key={event.id}>
-                    <strong>{event.title}</strong> — {new Date(event.startsAt).toLocaleString()}{' '}
+                    <strong>{event.title}</strong> — {dates().dateTime(event.startsAt)}{' '}
                     <span className="muted">
                       {t('domain.caseplan.answers', {
                         yes: count('yes'),
@@ -89,7 +90,7 @@ export function CaseplanEvents(props: {
             await callFunction('events-create', {
               caseplanId: plan.id,
               title: text(form, 'title'),
-              startsAt: new Date(text(form, 'startsAt')).toISOString(),
+              startsAt: dates().fromInput(text(form, 'startsAt')),
             });
             events.reload();
           }}

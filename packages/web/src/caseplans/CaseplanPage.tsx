@@ -3,6 +3,7 @@ import { useParams } from 'react-router-dom';
 import type { Caseplan, Contact, SettingsDoc } from '@caseroom/protocol';
 import { callFunction } from '../api/http';
 import { t } from '../i18n/t';
+import { dates } from '../i18n/useDates';
 import { caseplanSession } from '../session/caseplanSession';
 import { useSession } from '../session/useSession';
 import { showToast } from '../ui/toast';
@@ -73,7 +74,7 @@ function CaseplanView({ plan, reload }: { plan: Caseplan; reload: () => void }) 
           {t('domain.caseplan.readOnly')}{' '}
           {plan.closing
             ? t('domain.caseplan.closedBy', {
-                date: new Date(plan.closing.at).toLocaleString(),
+                date: dates().dateTime(plan.closing.at),
                 reason: plan.closing.reason ?? '—',
               })
             : null}

@@ -1,10 +1,10 @@
 import type { Caseplan, CaseplanUserStats } from '@caseroom/protocol';
+import { dates } from '../i18n/useDates';
 import { t } from '../i18n/t';
 import { LoadState } from './ui';
 import { useLoad } from './useLoad';
 
-const when = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString() : t('domain.caseplan.stats.never');
+const when = (iso: string | null) => (iso ? dates().dateTime(iso) : t('domain.caseplan.stats.never'));
 
 /** Per-person activity on the plan (product-spec §3 statistics), for the staff who run it. */
 export function CaseplanStats({ plan, nameOf }: { plan: Caseplan; nameOf: (uid: string) => string }) {

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router-dom';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../i18n/t';
+import { ChannelAvatar } from './ChannelAvatar';
 import { ChannelListToolbar } from './channels/ChannelListToolbar';
 import { MutedIcon, PinIcon } from './channels/icons';
 import { shownEntries, VIEW_EMPTY, type ListView } from './channels/listViews';
@@ -149,6 +150,7 @@ function ChannelLink({ entry, userId }: { entry: ChannelListEntry; userId: strin
       data-pinned={pinned || undefined}
       data-muted={muted || undefined}
     >
+      <ChannelAvatar members={members} viewerId={userId} />
       <span className="channel-link-title">
         {pinned ? (
           <span className="channel-flag" title={t('chat.list.pinnedIcon')}>

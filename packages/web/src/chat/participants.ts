@@ -9,6 +9,8 @@ export interface Participant {
   name: string;
   firstName: string;
   image?: string;
+  /** Presence, when the channel is watched with presence (chat-spec §4). */
+  online?: boolean;
   role: ParticipantRole;
 }
 
@@ -43,6 +45,7 @@ export function participantsOf(
         name,
         firstName: name.split(/\s+/)[0] ?? name,
         ...(m.user?.image ? { image: m.user.image } : {}),
+        ...(m.user?.online !== undefined ? { online: m.user.online } : {}),
         role: roleOf(m.user, team),
       };
     })

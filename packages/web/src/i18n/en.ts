@@ -7,6 +7,7 @@ import { enHome } from './enHome';
 import { enScroll } from './enScroll';
 import { enOnboarding } from './enOnboarding';
 import { enChatList } from './enChatList';
+import { enPeople } from './enPeople';
 import { enPolicies } from './enPolicies';
 
 export const en = {
@@ -14,6 +15,7 @@ export const en = {
   ...enScroll,
   ...enOnboarding,
   ...enChatList,
+  ...enPeople,
   ...enPolicies,
   ...enHome,
   'app.name': 'Caseroom',
@@ -166,8 +168,10 @@ export const en = {
   'chat.message.unauthorized': 'Unauthorized',
   'chat.message.deleted': 'This message was deleted',
   'chat.message.removedByModerator': 'Message removed by a moderator',
-  'chat.typing.one': '{name} is typing…',
-  'chat.typing.many': '{name} and {count} others are typing…',
+  'chat.typing_one': '{names} is typing…',
+  'chat.typing_other': '{names} are typing…',
+  'chat.typing.others_one': '{count} other',
+  'chat.typing.others_other': '{count} others',
   'chat.composer.label': 'Message',
   'chat.composer.placeholder': 'Type your message',
   'chat.composer.send': 'Send',
@@ -202,12 +206,11 @@ export const en = {
   'chat.list.loadingOlder': 'Loading older messages…',
   'chat.list.loadingNewer': 'Loading newer messages…',
   'chat.list.unreadSeparator': 'Unread messages',
-  'chat.list.unreadOne': '1 unread message · Jump',
-  'chat.list.unreadMany': '{count} unread messages · Jump',
+  'chat.list.unread_one': '{count} unread message · Jump',
+  'chat.list.unread_other': '{count} unread messages · Jump',
   'chat.list.unreadDismiss': 'Dismiss unread notice',
   'chat.list.jumpLatest': 'Jump to the latest messages',
   'chat.list.jumpLatestCount': 'Jump to the latest messages, {count} new',
-  'chat.typing.two': '{first} and {second} are typing…',
   'chat.readBy': 'Seen by {names}',
   'chat.readBy.more': 'Seen by {names} +{count}',
   'chat.message.from': 'Message from {name}',
@@ -277,8 +280,8 @@ export const en = {
   'chat.thread.close': 'Close thread',
   'chat.thread.messages': 'Thread messages',
   'chat.thread.empty': 'No replies yet.',
-  'chat.thread.oneReply': '1 reply',
-  'chat.thread.replies': '{count} replies',
+  'chat.thread.replies_one': '{count} reply',
+  'chat.thread.replies_other': '{count} replies',
   'chat.threads.title': 'Threads',
   'chat.threads.toggle': 'Threads',
   'chat.threads.toggleUnread': 'Threads, {count} with unread replies',
@@ -320,7 +323,8 @@ export const en = {
   'chat.notice.deleteError': 'Error deleting message',
   'chat.notice.editError': 'Edit message request failed',
   'chat.notice.markUnreadError': 'Error marking message as unread',
-  'chat.notice.markUnreadWindow': 'Error, only the first {{count}} message can be marked as unread',
+  'chat.notice.markUnreadWindow_one': 'Error, only the first message can be marked as unread',
+  'chat.notice.markUnreadWindow_other': 'Error, only the first {count} messages can be marked as unread',
   'chat.notice.pinned': 'Message pinned',
   'chat.notice.pinError': 'Error pinning message',
   'chat.notice.unpinned': 'Message unpinned',
@@ -425,4 +429,12 @@ export const en = {
   'session.error.organizationNotLoaded': 'Organization was not loaded into the session',
 } as const;
 
-export type MessageKey = keyof typeof en;
+/** The key of one stored text (a plural form counts as one). */
+export type TextKey = keyof typeof en;
+
+/**
+ * The key of a text. A plural text is two keys, `x_one` and `x_other` (i18next's plural suffixes, chosen with
+ * `Intl.PluralRules`), asked for by its base `x` with a `count`.
+ */
+type PluralBase<K> = K extends `${infer Base}_${'one' | 'other'}` ? Base : never;
+export type MessageKey = TextKey | PluralBase<TextKey>;

@@ -40,7 +40,7 @@ export const enChatList = {
   'chat.search.none': 'No messages match “{query}”.',
   'chat.search.error': 'Search failed: {message}',
   'chat.search.results': 'Results',
-  'chat.search.count': '{count} messages shown',
+  'chat.search.count_other': '{count} messages shown',
   'chat.search.count_one': '{count} message shown',
   'chat.search.more': 'Show more results',
   'chat.search.result': '{sender} in {channel}, {time}: {text}',

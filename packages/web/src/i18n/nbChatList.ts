@@ -42,7 +42,7 @@ export const nbChatList: Partial<Record<MessageKey, string>> = {
   'chat.search.none': 'Ingen meldinger passer med «{query}».',
   'chat.search.error': 'Søket mislyktes: {message}',
   'chat.search.results': 'Treff',
-  'chat.search.count': '{count} meldinger vist',
+  'chat.search.count_other': '{count} meldinger vist',
   'chat.search.count_one': '{count} melding vist',
   'chat.search.more': 'Vis flere treff',
   'chat.search.result': '{sender} i {channel}, {time}: {text}',

@@ -1,14 +1,15 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import { en, type MessageKey } from './en';
+import { en, type TextKey } from './en';
 import { nb } from './nb';
 import { nbChat } from './nbChat';
 import { nbDomain } from './nbDomain';
 import { nbOnboarding } from './nbOnboarding';
+import { nbPeople } from './nbPeople';
 import { setLanguage, t } from './t';
 
-const norwegian = { ...nbDomain, ...nbChat, ...nbOnboarding, ...nb };
-const keys = Object.keys(en) as MessageKey[];
+const norwegian = { ...nbDomain, ...nbChat, ...nbOnboarding, ...nbPeople, ...nb };
+const keys = Object.keys(en) as TextKey[];
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
 describe('Norwegian (nb) texts', () => {
@@ -22,7 +23,7 @@ describe('Norwegian (nb) texts', () => {
   });
 
   it('keep the placeholders of the English texts', () => {
-    for (const [key, text] of Object.entries(norwegian) as [MessageKey, string][]) {
+    for (const [key, text] of Object.entries(norwegian) as [TextKey, string][]) {
       expect({ key, placeholders: placeholders(text) }).toEqual({ key, placeholders: placeholders(en[key]) });
     }
   });

@@ -5,6 +5,7 @@ import { nb } from './nb';
 import { nbChat } from './nbChat';
 import { nbDomain } from './nbDomain';
 import { nbOnboarding } from './nbOnboarding';
+import { nbPeople } from './nbPeople';
 import { nbScroll } from './nbScroll';
 
 export type { MessageKey };
@@ -40,7 +41,7 @@ export function detectLanguage(): Language {
 void i18next.use(initReactI18next).init({
   resources: {
     en: { translation: en },
-    nb: { translation: { ...nbDomain, ...nbChat, ...nbOnboarding, ...nbScroll, ...nb } },
+    nb: { translation: { ...nbDomain, ...nbChat, ...nbOnboarding, ...nbPeople, ...nbScroll, ...nb } },
   },
   lng: detectLanguage(),
   fallbackLng: 'en',

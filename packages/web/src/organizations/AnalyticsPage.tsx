@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { ANALYTICS_DEFAULT_WEEKS, type AnalyticsReport, type Organization } from '@caseroom/protocol';
 import '../analytics/analytics.css';
-import { formatWeek, groupByWeek, type ReportWeek } from '../analytics/weeks';
+import { groupByWeek, type ReportWeek } from '../analytics/weeks';
 import { Field, LoadState } from '../caseplans/ui';
 import { useLoad } from '../caseplans/useLoad';
-import { i18n, t } from '../i18n/t';
+import { t } from '../i18n/t';
+import { dates } from '../i18n/useDates';
 import { useCaseplanSession } from '../session/useCaseplanSession';
 
 const PERIODS = [4, ANALYTICS_DEFAULT_WEEKS, 12, 26, 52] as const;
@@ -72,7 +73,7 @@ function WeekTable({ week }: { week: ReportWeek }) {
   return (
     <div className="analytics-week">
       <table className="analytics-table">
-        <caption>{t('domain.analytics.week', { date: formatWeek(week.week, i18n.language) })}</caption>
+        <caption>{t('domain.analytics.week', { date: dates().calendarDay(week.week) })}</caption>
         <thead>
           <tr>
             <th scope="col">{t('domain.analytics.caseplan')}</th>

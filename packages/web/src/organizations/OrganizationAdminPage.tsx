@@ -5,6 +5,7 @@ import { callFunction } from '../api/http';
 import { ActionForm, Field, LoadState, text } from '../caseplans/ui';
 import { useLoad } from '../caseplans/useLoad';
 import { t } from '../i18n/t';
+import { dates } from '../i18n/useDates';
 import { caseplanSession } from '../session/caseplanSession';
 import { useCaseplanSession } from '../session/useCaseplanSession';
 import { useSession } from '../session/useSession';
@@ -157,7 +158,7 @@ function Audit({ orgId }: { orgId: string }) {
               <ol className="domain-list">
                 {page.entries.map((e) => (
                   <li key={e.id}>
-                    <time dateTime={e.at}>{new Date(e.at).toLocaleString()}</time> — {e.actorName ?? e.actor}:{' '}
+                    <time dateTime={e.at}>{dates().dateTime(e.at)}</time> — {e.actorName ?? e.actor}:{' '}
                     <code>{e.action}</code> {e.entity} <span className="muted">{e.entityId}</span>
                   </li>
                 ))}

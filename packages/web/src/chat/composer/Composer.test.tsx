@@ -59,7 +59,7 @@ describe('Composer (chat-spec §5)', () => {
     type(input, 'hi @b');
     const list = await screen.findByRole('listbox', { name: 'People to mention' }, { timeout: 2000 });
     await waitFor(() =>
-      expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['BBella Ray', 'BBob Stone']),
+      expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual(['BRBella Ray', 'BSBob Stone']),
     );
     expect(list.className).toBe('suggestions');
     expect(screen.getAllByRole('option')[0]?.getAttribute('aria-selected')).toBe('true');
@@ -74,6 +74,30 @@ describe('Composer (chat-spec §5)', () => {
     await screen.findByRole('listbox', {}, { timeout: 2000 });
     fireEvent.keyDown(input, { key: 'Escape' });
     expect(screen.queryByRole('listbox')).toBeNull();
+  });
+
+  it("lists the channel type's commands after /, with arguments and description, and fills `/name `", async () => {
+    server.channels.get('messaging:general')!.commands = [
+      { name: 'remind', args: '[when] [text]', description: 'Set a reminder' },
+      { name: 'mute', args: '[@username]', description: 'Mute a user' },
+    ];
+    await channel.watch();
+    const input = renderComposer();
+    type(input, '/');
+    const list = await screen.findByRole('listbox', { name: 'Commands' });
+    const options = screen.getAllByRole('option');
+    expect(options.map((o) => o.textContent)).toEqual([
+      '/mute [@username]Mute a user',
+      '/remind [when] [text]Set a reminder',
+    ]);
+    expect(list.querySelector('.suggestion-args')?.getAttribute('title')).toBe('Arguments: [@username]');
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    expect(options[1]?.getAttribute('aria-selected')).toBe('true');
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect((input as HTMLTextAreaElement).value).toBe('/remind ');
+    expect(screen.queryByRole('listbox')).toBeNull();
+    type(input, '/re');
+    await waitFor(() => expect(screen.getAllByRole('option').map((o) => o.textContent)).toHaveLength(1));
   });
 
   it('shows the quoted message and leaves it with the remove button', async () => {

@@ -1,6 +1,7 @@
 import { t } from '../../i18n/t';
-import { initialOf } from '../format';
+import { Avatar } from '../../ui/Avatar';
 import type { ComposerSnapshot, ComposerSuggestion } from '../sdkTypes';
+import './suggestions.css';
 
 interface SuggestionListProps {
   id: string;
@@ -10,7 +11,10 @@ interface SuggestionListProps {
   onPick: (item: ComposerSuggestion) => void;
 }
 
-/** The mention (`@`) or command (`/`) dropdown (chat-spec §2: max height 292 px). */
+/**
+ * The mention (`@`) or command (`/`) dropdown (chat-spec §2: max height 292 px). A command shows its name, its
+ * arguments and its description, as the channel type's `config.commands` lists them (chat-spec §3).
+ */
 export function SuggestionList({ id, suggestions, active, onHover, onPick }: SuggestionListProps) {
   const label = suggestions.trigger === '@' ? t('chat.composer.mentions') : t('chat.composer.commands');
   return (
@@ -35,17 +39,32 @@ export function SuggestionList({ id, suggestions, active, onHover, onPick }: Sug
         >
           {item.kind === 'mention' ? (
             <>
-              <span className="avatar avatar-small" aria-hidden="true">
-                {initialOf(item.user.name ?? item.user.id)}
-              </span>
+              <Avatar
+                name={item.user.name ?? item.user.id}
+                image={item.user.image}
+                online={item.user.online}
+                size="small"
+              />
               <span>{item.user.name ?? item.user.id}</span>
             </>
           ) : (
-            <>
-              <span className="suggestion-command">/{item.name}</span>
-              {item.args ? <span className="muted"> {item.args}</span> : null}
-              {item.description ? <span className="muted"> — {item.description}</span> : null}
-            </>
+            <span className="suggestion-command-text">
+              <span className="suggestion-command-line">
+                <span className="suggestion-command">/{item.name}</span>
+                {item.args ? (
+                  <>
+                    {' '}
+                    <code
+                      className="suggestion-args"
+                      title={t('chat.composer.commandArgs', { args: item.args })}
+                    >
+                      {item.args}
+                    </code>
+                  </>
+                ) : null}
+              </span>
+              {item.description ? <span className="suggestion-description">{item.description}</span> : null}
+            </span>
           )}
         </li>
       ))}

@@ -74,7 +74,7 @@ function renderHeader(props: {
 describe('ChannelHeader (product-spec §2)', () => {
   it('shows the other member’s initial in a two-member channel, a photo when there is one', () => {
     renderHeader({ members: [maria, chloe] });
-    expect(screen.getByTestId('header-initial').textContent).toBe('C');
+    expect(screen.getByTestId('avatar-initials').textContent).toBe('CB');
     cleanup();
     const { container } = renderHeader({ members: [maria, member('x', 'Xi', { image: 'https://x/p.png' })] });
     expect(container.querySelector('img.avatar')?.getAttribute('src')).toBe('https://x/p.png');
@@ -82,7 +82,7 @@ describe('ChannelHeader (product-spec §2)', () => {
 
   it('shows a people icon in a group, then first names: clients bold, guests italic, sorted', () => {
     const { container } = renderHeader({ members: [maria, noah, gary, chloe] });
-    expect(screen.queryByTestId('header-initial')).toBeNull();
+    expect(screen.queryByTestId('avatar-initials')).toBeNull();
     expect(container.querySelector('.avatar-icon svg')).not.toBeNull();
     const names = container.querySelector('.channel-participants')!;
     expect(
@@ -103,7 +103,7 @@ describe('ChannelHeader (product-spec §2)', () => {
     expect(
       within(popup)
         .getAllByRole('listitem')
-        .map((li) => li.textContent),
+        .map((li) => li.querySelector('.participant')?.textContent),
     ).toEqual(['Chloe Bennett (client)', 'Gary Ford (guest)', 'Alex Morgan', 'Noah Kim', 'Zoe Park']);
     fireEvent.click(within(popup).getByRole('button', { name: 'Close' }));
     expect(screen.queryByRole('dialog')).toBeNull();

@@ -2,8 +2,8 @@ import { useId, type ReactNode } from 'react';
 import type { Channel, ChannelMember, ChatUser } from '@caseroom/protocol';
 import { t } from '../../i18n/t';
 import { BackIcon, CloseIcon, PeopleIcon, ThreadIcon } from '../../ui/icons';
-import { initialOf } from '../format';
-import { participantsOf, previewParticipants, roleBadge, type Participant } from '../participants';
+import { Avatar } from '../../ui/Avatar';
+import { participantsOf, previewParticipants, roleBadge } from '../participants';
 import { ParticipantName } from './ParticipantName';
 import { ParticipantsMore } from './ParticipantsMore';
 import './channelHeader.css';
@@ -52,7 +52,12 @@ export function ChannelHeader(props: ChannelHeaderProps) {
         </button>
       ) : null}
       {twoMember && participants[0] ? (
-        <Avatar participant={participants[0]} />
+        <Avatar
+          name={participants[0].name}
+          image={participants[0].image}
+          online={participants[0].online}
+          decorative={false}
+        />
       ) : (
         <span className="avatar avatar-icon" aria-hidden="true">
           <PeopleIcon />
@@ -111,14 +116,5 @@ export function ChannelHeader(props: ChannelHeaderProps) {
         ) : null}
       </div>
     </header>
-  );
-}
-
-function Avatar({ participant }: { participant: Participant }) {
-  if (participant.image) return <img className="avatar" src={participant.image} alt="" />;
-  return (
-    <span className="avatar" aria-hidden="true" data-testid="header-initial">
-      {initialOf(participant.name)}
-    </span>
   );
 }

@@ -1,6 +1,7 @@
 import { useCallback, useId, useRef, useState } from 'react';
 import { t } from '../../i18n/t';
 import { CloseIcon } from '../../ui/icons';
+import { Avatar } from '../../ui/Avatar';
 import { useLayer } from '../../ui/layers';
 import { usePopoverPosition } from '../../ui/usePopoverPosition';
 import type { Participant } from '../participants';
@@ -92,6 +93,7 @@ export function ParticipantsMore({
           <ul className="participants-list">
             {participants.map((p) => (
               <li key={p.id}>
+                <Avatar name={p.name} image={p.image} online={p.online} size="small" />
                 <ParticipantName participant={p} full />
               </li>
             ))}

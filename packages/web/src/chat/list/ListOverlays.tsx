@@ -51,7 +51,7 @@ export function UnreadNotice({
   return (
     <div className="unread-notice" role="status">
       <button type="button" className="link-button" onClick={onJump}>
-        {count === 1 ? t('chat.list.unreadOne') : t('chat.list.unreadMany', { count })}
+        {t('chat.list.unread', { count })}
       </button>
       <button
         type="button"

@@ -3,12 +3,12 @@ import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import type { ChatUser, ReadState } from '@caseroom/protocol';
 import { groupPositions, readBy, readByNames, withSeparators, type MessageListItem } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
+import { dateWords, useDates } from '../../i18n/useDates';
 import { MessageBubble } from '../message/MessageBubble';
 import type { ChatMessage } from '../sdkTypes';
 import { JumpToLatest, UnreadNotice } from './ListOverlays';
 import { ListPlaceholder, LoadingRow } from './ListSkeleton';
 import { rowsInDirection, type ListDirection } from './listDirection';
-import { dateLabels } from './listLabels';
 import { TypingIndicator } from './TypingIndicator';
 
 /** chat-spec §9: a jumped-to message is highlighted for 1000 ms. */
@@ -70,17 +70,19 @@ export function MessageList(props: MessageListProps) {
   const [dismissed, setDismissed] = useState(false);
   const [newWhileAway, setNewWhileAway] = useState(0);
   const readToEnd = useReadToEnd(atBottom && !props.hasNext);
+  const dates = useDates();
   const items = useMemo(
     () =>
       rowsInDirection(
         withSeparators(messages, {
           ...(props.lastReadMessageId ? { lastReadMessageId: props.lastReadMessageId } : {}),
           ownUserId: viewerId,
-          labels: dateLabels(),
+          // The days and their labels in the interface language and the profile's time zone.
+          calendar: { dayKey: dates.dayKey, label: (date, now) => dates.separator(date, now, dateWords()) },
         }),
         direction,
       ),
-    [messages, props.lastReadMessageId, viewerId, direction],
+    [messages, props.lastReadMessageId, viewerId, direction, dates],
   );
   // Rows added at the end are live messages only when the list already showed the newest ones; a newer page
   // loaded below an older set (opened at the unread line) must not pull the list down to the newest.

@@ -1,31 +1,22 @@
-import dayjs from 'dayjs';
-import 'dayjs/locale/nb';
-import type { DateLabels } from '@caseroom/sdk';
+import { localeOf } from '../../i18n/dates';
 import { i18n, t } from '../../i18n/t';
 
-/**
- * The translated words of the SDK's date separators (`withSeparators`, `formatDateSeparator`). Weekday names
- * follow dayjs's locale, which tracks the interface language.
- */
-export function dateLabels(): DateLabels {
-  return {
-    today: t('chat.date.today'),
-    tomorrow: t('chat.date.tomorrow'),
-    yesterday: t('chat.date.yesterday'),
-    last: t('chat.date.last'),
-  };
+const lists = new Map<string, Intl.ListFormat>();
+
+/** "Ann", "Ann and Bob", "Ann and 2 others": the typists' first names, joined in the interface language. */
+export function typingNames(names: readonly string[]): string {
+  const locale = localeOf(i18n.language);
+  let list = lists.get(locale);
+  if (!list) {
+    list = new Intl.ListFormat(locale, { type: 'conjunction' });
+    lists.set(locale, list);
+  }
+  const [first = '', ...rest] = names;
+  const shown = names.length <= 2 ? names : [first, t('chat.typing.others', { count: rest.length })];
+  return list.format(shown);
 }
 
-function followLanguage(language: string | undefined) {
-  dayjs.locale(language?.startsWith('nb') ? 'nb' : 'en');
-}
-followLanguage(i18n.language);
-i18n.on('languageChanged', followLanguage);
-
-/** The typing line (chat-spec §9: singular and plural wording). */
-export function typingKey(count: number): 'none' | 'one' | 'two' | 'many' {
-  if (count <= 0) return 'none';
-  if (count === 1) return 'one';
-  if (count === 2) return 'two';
-  return 'many';
+/** The typing line (chat-spec §9: singular and plural wording); empty when nobody types. */
+export function typingText(names: readonly string[]): string {
+  return names.length === 0 ? '' : t('chat.typing', { names: typingNames(names), count: names.length });
 }

@@ -1,7 +1,8 @@
 import { memo, useState } from 'react';
-import { formatMessageTime, removedByModerator, type GroupPosition } from '@caseroom/sdk';
+import { removedByModerator, type GroupPosition } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
-import { formatFullTime, initialOf } from '../format';
+import { useDates } from '../../i18n/useDates';
+import { Avatar } from '../../ui/Avatar';
 import { useMessageListContext } from '../list/MessageListContext';
 import type { ChatMessage } from '../sdkTypes';
 import { AttachmentList } from './attachments/AttachmentList';
@@ -31,6 +32,7 @@ export const MessageBubble = memo(function MessageBubble({ message, position, re
   const ctx = useMessageListContext();
   const [menuOpen, setMenuOpen] = useState(false);
   const longPress = useLongPress(() => setMenuOpen(true));
+  const dates = useDates();
   if (message.type === 'system') {
     return <div className="message message-system">{message.text}</div>;
   }
@@ -61,9 +63,12 @@ export const MessageBubble = memo(function MessageBubble({ message, position, re
       {...longPress}
     >
       {showHead ? (
-        <span className="avatar message-avatar" aria-hidden="true">
-          {initialOf(sender)}
-        </span>
+        <Avatar
+          name={sender}
+          image={message.user?.image}
+          online={message.user?.online}
+          className="message-avatar"
+        />
       ) : (
         <span className="message-avatar-space" aria-hidden="true" />
       )}
@@ -71,8 +76,8 @@ export const MessageBubble = memo(function MessageBubble({ message, position, re
         {showHead ? (
           <div className="message-meta">
             <span className="message-sender">{own ? t('chat.message.you') : sender}</span>
-            <time dateTime={message.created_at} title={formatFullTime(message.created_at)}>
-              {formatMessageTime(message.created_at)}
+            <time dateTime={message.created_at} title={dates.full(message.created_at)}>
+              {dates.messageTime(message.created_at)}
             </time>
           </div>
         ) : null}
@@ -90,7 +95,11 @@ export const MessageBubble = memo(function MessageBubble({ message, position, re
           {!deleted && message.attachments?.length ? (
             <AttachmentList attachments={message.attachments} />
           ) : null}
-          {edited ? <span className="message-edited">{t('chat.message.edited')}</span> : null}
+          {edited ? (
+            <span className="message-edited" title={dates.full(message.message_text_updated_at ?? '')}>
+              {t('chat.message.edited')}
+            </span>
+          ) : null}
           {message.pinned && !deleted ? (
             <span className="message-pinned">{t('chat.message.pinned')}</span>
           ) : null}
@@ -108,9 +117,7 @@ export const MessageBubble = memo(function MessageBubble({ message, position, re
         ) : null}
         {ctx.mode === 'main' && message.reply_count > 0 && !deleted ? (
           <button type="button" className="link-button thread-link" onClick={() => ctx.openThread(message)}>
-            {message.reply_count === 1
-              ? t('chat.thread.oneReply')
-              : t('chat.thread.replies', { count: message.reply_count })}
+            {t('chat.thread.replies', { count: message.reply_count })}
           </button>
         ) : null}
         {readBy ? <p className="message-read-by">{readBy}</p> : null}

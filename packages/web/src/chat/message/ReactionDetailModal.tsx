@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { Reaction } from '@caseroom/protocol';
 import { t } from '../../i18n/t';
 import { Modal } from '../../ui/Modal';
-import { initialOf } from '../format';
+import { Avatar } from '../../ui/Avatar';
 import { useMessageListContext } from '../list/MessageListContext';
 import type { ChatMessage } from '../sdkTypes';
 import { reactionEmoji } from './messageActions';
@@ -80,27 +80,27 @@ export function ReactionDetailModal({ message, onClose }: { message: ChatMessage
           </button>
         ))}
       </div>
-      <ul
-        className="reaction-users"
-        role="tabpanel"
-        onScroll={(event) => {
-          const el = event.currentTarget;
-          if (el.scrollHeight - el.scrollTop - el.clientHeight <= 1) more();
-        }}
-      >
-        {reactions.map((r) => {
-          const name = r.user?.name ?? r.user_id;
-          return (
-            <li key={`${r.user_id}-${r.type}`}>
-              <span className="avatar avatar-small" aria-hidden="true">
-                {initialOf(name)}
-              </span>
-              <span className="reaction-user-name">{name}</span>
-              <span aria-label={reactionName(r.type)}>{reactionEmoji(r.type)}</span>
-            </li>
-          );
-        })}
-      </ul>
+      {/* The panel wraps the list: a tabpanel role on the <ul> itself left its items outside any list (axe). */}
+      <div role="tabpanel" aria-label={t('chat.reactions.title')}>
+        <ul
+          className="reaction-users"
+          onScroll={(event) => {
+            const el = event.currentTarget;
+            if (el.scrollHeight - el.scrollTop - el.clientHeight <= 1) more();
+          }}
+        >
+          {reactions.map((r) => {
+            const name = r.user?.name ?? r.user_id;
+            return (
+              <li key={`${r.user_id}-${r.type}`}>
+                <Avatar name={name} image={r.user?.image} online={r.user?.online} size="small" />
+                <span className="reaction-user-name">{name}</span>
+                <span aria-label={reactionName(r.type)}>{reactionEmoji(r.type)}</span>
+              </li>
+            );
+          })}
+        </ul>
+      </div>
       {error ? <p className="inline-error">{t('chat.reactions.loadError')}</p> : null}
       {loading ? (
         <p className="muted" role="status">

@@ -1,4 +1,6 @@
 // @vitest-environment jsdom
+import { CHAT_LIMITS } from '@caseroom/protocol';
+import { NOTICE_TEXTS } from '@caseroom/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setLanguage } from '../../i18n/t';
 import { noticeText } from './noticeText';
@@ -27,5 +29,12 @@ describe('noticeText: the SDK attachment notices, with their file names and limi
     expect(noticeText('Wait until all attachments have uploaded')).toBe(
       'Vent til alle vedlegg er lastet opp',
     );
+  });
+
+  it('translates the mark-unread window notice with its number, in plural form', async () => {
+    const sdkText = NOTICE_TEXTS.markUnreadWindow.replace('{{count}}', String(CHAT_LIMITS.markUnreadWindow));
+    expect(noticeText(sdkText)).toBe('Error, only the first 100 messages can be marked as unread');
+    await setLanguage('nb');
+    expect(noticeText(sdkText)).toBe('Feil: bare de 100 nyeste meldingene kan merkes som uleste');
   });
 });

@@ -1,8 +1,8 @@
 import type { Channel, Message } from '@caseroom/protocol';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
+import { useDates } from '../../i18n/useDates';
 import { channelTitle } from '../channelInfo';
-import { formatFullTime, formatMessageTime } from '../format';
 import { highlightedSnippet } from './highlight';
 
 interface SearchResultItemProps {
@@ -27,14 +27,15 @@ export function SearchResultItem({
 }: SearchResultItemProps) {
   const sender = message.user?.name?.trim() || message.user?.id || message.user_id || '';
   const channelName = showChannel ? resultChannelName(client, viewerId, message) : undefined;
-  const time = formatMessageTime(message.created_at);
+  const dates = useDates();
+  const time = dates.messageTime(message.created_at);
   const parts = highlightedSnippet(message.text ?? '', query);
   return (
     <button type="button" className="search-result" onClick={onPick} data-message-id={message.id}>
       {channelName ? <span className="search-result-channel">{channelName}</span> : null}
       <span className="search-result-meta">
         <span className="search-result-sender">{sender}</span>
-        <time dateTime={message.created_at} title={formatFullTime(message.created_at)}>
+        <time dateTime={message.created_at} title={dates.full(message.created_at)}>
           {time}
         </time>
       </span>

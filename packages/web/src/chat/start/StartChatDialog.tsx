@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import type { Contact } from '@caseroom/protocol';
 import { t } from '../../i18n/t';
 import { Modal } from '../../ui/Modal';
-import { initialOf } from '../format';
+import { Avatar } from '../../ui/Avatar';
 import { loadContacts, startChat, StartChatUnavailable } from './startChatApi';
 
 interface StartChatDialogProps {
@@ -83,9 +83,7 @@ export function StartChatDialog({ viewerId, onClose, onStarted }: StartChatDialo
                     )
                   }
                 />
-                <span className="avatar avatar-small" aria-hidden="true">
-                  {initialOf(c.name)}
-                </span>
+                <Avatar name={c.name} image={c.photo} size="small" />
                 <span className={c.isClient ? 'participant-client' : c.isOnTeam ? '' : 'participant-guest'}>
                   {c.name}
                 </span>

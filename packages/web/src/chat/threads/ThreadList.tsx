@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo } from 'react';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
+import { useDates } from '../../i18n/useDates';
 import { CloseIcon } from '../../ui/icons';
 import { LayerScope } from '../../ui/layers';
 import type { ChannelHandle, ChatMessage, ThreadHandle } from '../sdkTypes';
@@ -81,8 +82,11 @@ export function ThreadList({ client, channel, onOpen, onClose }: ThreadListProps
 
 function ThreadRow({ thread, onOpen }: { thread: ThreadHandle; onOpen: (parent: ChatMessage) => void }) {
   const state = useStore(thread.state);
+  const dates = useDates();
   const parent = state.parentMessage;
   if (!parent) return null;
+  // When the thread last moved: its newest reply held, else the parent.
+  const latest = state.replies.at(-1)?.created_at ?? parent.created_at;
   const sender = parent.user?.name ?? parent.user_id ?? '';
   return (
     <li>
@@ -90,9 +94,10 @@ function ThreadRow({ thread, onOpen }: { thread: ThreadHandle; onOpen: (parent: 
         <span className="thread-item-sender">{sender}</span>
         <span className="thread-item-text">{parent.text}</span>
         <span className="muted thread-item-count">
-          {parent.reply_count === 1
-            ? t('chat.thread.oneReply')
-            : t('chat.thread.replies', { count: parent.reply_count })}
+          {t('chat.thread.replies', { count: parent.reply_count })} ·{' '}
+          <time dateTime={latest} title={dates.full(latest)}>
+            {dates.messageTime(latest)}
+          </time>
         </span>
         {state.unreadCount > 0 ? (
           <span className="badge" aria-label={t('chat.channels.unread', { count: state.unreadCount })}>

@@ -67,9 +67,7 @@ export function ThreadPanel({ client, thread, viewerId, onClose }: ThreadPanelPr
             <h2 id={titleId} className="side-panel-title">
               {t('chat.thread.title')}
             </h2>
-            <p className="muted side-panel-subtitle">
-              {replies === 1 ? t('chat.thread.oneReply') : t('chat.thread.replies', { count: replies })}
-            </p>
+            <p className="muted side-panel-subtitle">{t('chat.thread.replies', { count: replies })}</p>
           </div>
           <button type="button" className="icon-button" aria-label={t('chat.thread.close')} onClick={onClose}>
             <CloseIcon />

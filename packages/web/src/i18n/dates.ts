@@ -49,6 +49,20 @@ function formatterFor(locale: string, timeZone: string | undefined, pattern: Pat
   return format;
 }
 
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const relativeCache = new Map<string, Intl.RelativeTimeFormat>();
+
+/** "tomorrow" rather than "in 1 day" (`numeric: 'auto'`), one per language. */
+function relativeFor(locale: string): Intl.RelativeTimeFormat {
+  let format = relativeCache.get(locale);
+  if (!format) {
+    format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+    relativeCache.set(locale, format);
+  }
+  return format;
+}
+
 /** A zone name the platform knows, else undefined (the device's zone): a bad profile value never breaks a screen. */
 export function validTimeZone(zone: string | null | undefined): string | undefined {
   if (!zone) return undefined;
@@ -88,6 +102,11 @@ export interface DateFormatter {
   dateTime(value: string | Date): string;
   /** The full date and time, for a tooltip. */
   full(value: string | Date): string;
+  /**
+   * Relative to `now` up to 30 days away, in the language's words ("5 minutes ago", "tomorrow", "in 3 days";
+   * from 22 hours on in whole days), else the medium date.
+   */
+  relative(value: string | Date, now?: Date): string;
   /**
    * A calendar day that is not an instant (`YYYY-MM-DD`, e.g. a report's week): `Nov 23, 2026` / `23. nov. 2026`,
    * the same day in every zone.
@@ -130,6 +149,22 @@ export function dateFormatter(language: string | undefined, timeZone: string | u
     },
     dateTime: (value) => fmt('dateTime', value),
     full: (value) => fmt('full', value),
+    relative(value, now = new Date()) {
+      const date = toDate(value);
+      if (!date) return '';
+      const diff = date.getTime() - now.getTime();
+      const abs = Math.abs(diff);
+      if (abs >= 30 * DAY_MS) return fmt('calendarDay', date);
+      const words = relativeFor(locale);
+      if (abs < 60_000) return words.format(0, 'second');
+      const [unit, size] =
+        abs >= 22 * HOUR_MS
+          ? (['day', DAY_MS] as const)
+          : abs >= HOUR_MS
+            ? (['hour', HOUR_MS] as const)
+            : (['minute', 60_000] as const);
+      return words.format(Math.round(diff / size), unit);
+    },
     calendarDay(day) {
       const date = /^\d{4}-\d{2}-\d{2}$/.test(day) ? toDate(`${day}T00:00:00Z`) : undefined;
       return date ? formatterFor(locale, 'UTC', 'calendarDay').format(date) : '';

@@ -2,7 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { CASEPLAN_ATTENTION, type CaseplanOverviewItem } from '@caseroom/protocol';
 import { t } from '../../i18n/t';
-import { formatDate } from './dates';
+import { useDates } from '../../i18n/useDates';
 import { attentionGroups } from './homeQuery';
 import { useWaitingChats } from './useWaitingChats';
 
@@ -16,6 +16,7 @@ const planPath = (id: string) => `/app/caseplans/${encodeURIComponent(id)}`;
  * upcoming events, each with a link into the plan or its chat. Built only from the server's `attention`.
  */
 export function NeedsAttention({ items, now }: { items: readonly CaseplanOverviewItem[]; now: Date }) {
+  const when = useDates();
   const groups = attentionGroups(items.filter((i) => !i.closed));
   const chats = useWaitingChats(groups.waiting.map((i) => i.id));
   const titleId = useId();
@@ -37,7 +38,7 @@ export function NeedsAttention({ items, now }: { items: readonly CaseplanOvervie
                   </Link>
                   <span className="home-card-detail">
                     {t('caseplans.home.clientWrote', {
-                      when: formatDate(item.staff?.clientWaitingSince ?? '', 'relative', now),
+                      when: when.relative(item.staff?.clientWaitingSince ?? '', now),
                     })}
                   </span>
                   {chatLink ? (
@@ -61,7 +62,7 @@ export function NeedsAttention({ items, now }: { items: readonly CaseplanOvervie
                 </Link>
                 <span className="home-card-detail">
                   {item.lastOpenedAt
-                    ? t('caseplans.home.openedWhen', { when: formatDate(item.lastOpenedAt, 'relative', now) })
+                    ? t('caseplans.home.openedWhen', { when: when.relative(item.lastOpenedAt, now) })
                     : t('caseplans.home.neverOpened')}
                 </span>
               </>
@@ -80,8 +81,7 @@ export function NeedsAttention({ items, now }: { items: readonly CaseplanOvervie
                 <span className="home-card-detail">
                   {item.nextEvent ? (
                     <time dateTime={item.nextEvent.startsAt}>
-                      {formatDate(item.nextEvent.startsAt, 'dateTime', now)} (
-                      {formatDate(item.nextEvent.startsAt, 'relative', now)})
+                      {when.dateTime(item.nextEvent.startsAt)} ({when.relative(item.nextEvent.startsAt, now)})
                     </time>
                   ) : null}{' '}
                   · {item.name}

@@ -1,6 +1,6 @@
 import type { CaseplanOverviewItem } from '@caseroom/protocol';
 import { t } from '../../i18n/t';
-import { formatDate } from './dates';
+import { useDates } from '../../i18n/useDates';
 import { tCount } from './tCount';
 
 /** The reasons a plan needs attention, as small tags. */
@@ -17,22 +17,23 @@ export function ReasonTags({ item }: { item: CaseplanOverviewItem }) {
   );
 }
 
-/** A plan's facts as a description list: what the viewer may see of it, dates through `formatDate`. */
+/** A plan's facts as a description list: what the viewer may see of it, dates through the one formatter (`i18n/useDates`). */
 export function PlanFacts({ item, now }: { item: CaseplanOverviewItem; now: Date }) {
+  const when = useDates();
   const waiting = item.staff?.clientWaitingSince;
   return (
     <dl className="home-facts">
       <div>
         <dt>{t('caseplans.home.fact.activity')}</dt>
         <dd>
-          <time dateTime={item.lastActivityAt}>{formatDate(item.lastActivityAt, 'relative', now)}</time>
+          <time dateTime={item.lastActivityAt}>{when.relative(item.lastActivityAt, now)}</time>
         </dd>
       </div>
       <div>
         <dt>{t('caseplans.home.fact.opened')}</dt>
         <dd>
           {item.lastOpenedAt ? (
-            <time dateTime={item.lastOpenedAt}>{formatDate(item.lastOpenedAt, 'relative', now)}</time>
+            <time dateTime={item.lastOpenedAt}>{when.relative(item.lastOpenedAt, now)}</time>
           ) : (
             t('caseplans.home.fact.never')
           )}
@@ -42,7 +43,7 @@ export function PlanFacts({ item, now }: { item: CaseplanOverviewItem; now: Date
         <div className="home-fact-waiting">
           <dt>{t('caseplans.home.fact.waiting')}</dt>
           <dd>
-            <time dateTime={waiting}>{formatDate(waiting, 'relative', now)}</time>
+            <time dateTime={waiting}>{when.relative(waiting, now)}</time>
           </dd>
         </div>
       ) : null}
@@ -51,9 +52,7 @@ export function PlanFacts({ item, now }: { item: CaseplanOverviewItem; now: Date
           <dt>{t('caseplans.home.fact.event')}</dt>
           <dd>
             {item.nextEvent.title} ·{' '}
-            <time dateTime={item.nextEvent.startsAt}>
-              {formatDate(item.nextEvent.startsAt, 'dateTime', now)}
-            </time>
+            <time dateTime={item.nextEvent.startsAt}>{when.dateTime(item.nextEvent.startsAt)}</time>
             {item.upcomingEvents > 1
               ? ` ${tCount('caseplans.home.moreEvents', item.upcomingEvents - 1)}`
               : ''}

@@ -82,7 +82,14 @@ function CaseplanView({ plan, reload }: { plan: Caseplan; reload: () => void }) 
       <CaseplanPeople plan={plan} contacts={people} nameOf={nameOf} onChange={reload} canEdit={canEdit} />
       <h2>{t('domain.caseplan.custom')}</h2>
       <LoadState state={schema} onRetry={schema.reload}>
-        {(doc) => <CustomFieldsForm plan={plan} schema={doc.schema} onSaved={reload} />}
+        {(doc) => (
+          <CustomFieldsForm
+            key={JSON.stringify(plan.custom)}
+            plan={plan}
+            schema={doc.schema}
+            onSaved={reload}
+          />
+        )}
       </LoadState>
       <CaseplanChats caseplanId={plan.id} />
       <CaseplanEvents plan={plan} nameOf={nameOf} canEdit={canEdit} />
@@ -104,6 +111,7 @@ function CloseForm({ plan, reload }: { plan: Caseplan; reload: () => void }) {
       <ActionForm
         label={title}
         submit={title}
+        success={plan.closed ? t('domain.caseplan.reopened') : t('domain.caseplan.closed')}
         onSubmit={async (form) => {
           const reason = text(form, 'reason');
           await callFunction(plan.closed ? 'caseplans-reopen' : 'caseplans-close', {

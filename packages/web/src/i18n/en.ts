@@ -3,9 +3,11 @@
  * Served by i18next (see `t.ts`); other languages may leave keys out and fall back to these.
  */
 import { enAttachments } from './enAttachments';
+import { enCaseplanEdit } from './enCaseplanEdit';
 
 export const en = {
   ...enAttachments,
+  ...enCaseplanEdit,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',
   'app.retry': 'Try again',

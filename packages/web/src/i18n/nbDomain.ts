@@ -1,7 +1,9 @@
 import type { MessageKey } from './en';
+import { nbCaseplanEdit } from './nbCaseplanEdit';
 
 /** Norsk bokmål for the product pages: case plans, the case-plan page, organization admin, the app shell. */
 export const nbDomain: Partial<Record<MessageKey, string>> = {
+  ...nbCaseplanEdit,
   'app.name': 'Caseroom',
   'ui.close': 'Lukk',
   'ui.cancel': 'Avbryt',

@@ -142,7 +142,7 @@ function RoleEditor(props: {
   return (
     <InlineForm
       label={t('domain.people.editRole', { role: role.name })}
-      success={t('domain.people.roleSaved', { role: role.name })}
+      success={t('domain.people.roleSaved')}
       onDone={() => {
         onClose();
         onDone();

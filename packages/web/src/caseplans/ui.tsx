@@ -76,7 +76,7 @@ export function ActionForm({
       </button>
       {error ? (
         <p role="alert" className="inline-error">
-          {error}
+          {t('domain.edit.refused', { message: error })}
         </p>
       ) : null}
     </form>

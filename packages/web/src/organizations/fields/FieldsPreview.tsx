@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { CustomFieldInput, type PropertySchema } from '../../caseplans/CustomFieldInput';
 import { t } from '../../i18n/t';
 import { fieldSchema, type FieldsModel } from './fieldModel';
@@ -8,10 +9,12 @@ import { fieldSchema, type FieldsModel } from './fieldModel';
  */
 export function FieldsPreview({ model, title }: { model: FieldsModel; title: string }) {
   const label = t('domain.fields.preview', { doc: title });
+  // Rendered only while open: closed, its labels would double the builder's for assistive tech and tests.
+  const [open, setOpen] = useState(false);
   return (
-    <details className="fb-preview">
+    <details className="fb-preview" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>{label}</summary>
-      {model.fields.length === 0 ? (
+      {!open ? null : model.fields.length === 0 ? (
         <p className="muted">{t('domain.fields.previewEmpty')}</p>
       ) : (
         <form className="cf-grid" aria-label={label} onSubmit={(e) => e.preventDefault()}>

@@ -28,7 +28,9 @@ export function CaseplanEvents(props: {
       <LoadState state={events} onRetry={events.reload}>
         {(list) =>
           list.length === 0 ? (
-            <p className="muted">{t('domain.caseplan.noEvents')}</p>
+            <p className="muted">
+              {canEdit && !plan.closed ? t('domain.events.noneEdit') : t('domain.caseplan.noEvents')}
+            </p>
           ) : (
             <ul className="domain-list">
               {list.map((event) => {

@@ -37,11 +37,16 @@ export function CaseplanPeople({ plan, contacts, nameOf, onChange, canEdit }: Pr
       <div className="cp-section-head">
         <h2 id="cp-people-title">{t('domain.people.title')}</h2>
         <p className="muted">
-          {t('domain.people.summary', { people: plan.activeUsers.length, teams: teams.length })}
+          {t('domain.people.peopleCount', { count: plan.activeUsers.length })}
+          {' · '}
+          {t('domain.people.teamCount', { count: teams.length })}
         </p>
       </div>
       {editable && roles.length > 0 ? (
-        <AddPersonForm plan={plan} people={people} nameOf={nameOf} onChange={onChange} />
+        <div className="cp-add">
+          <h3>{t('domain.people.addPerson')}</h3>
+          <AddPersonForm plan={plan} people={people} nameOf={nameOf} onChange={onChange} />
+        </div>
       ) : null}
       {teams.length === 0 ? (
         <p className="cp-empty cp-empty-large">
@@ -92,19 +97,22 @@ export function CaseplanPeople({ plan, contacts, nameOf, onChange, canEdit }: Pr
         />
       ) : null}
       {editable ? (
-        <ActionForm
-          label={t('domain.caseplan.addTeam')}
-          submit={t('domain.caseplan.addTeam')}
-          success={t('domain.people.teamAdded')}
-          onSubmit={async (form) => {
-            await callFunction('caseplans-addTeam', { caseplanId: plan.id, name: text(form, 'name') });
-            onChange();
-          }}
-        >
-          <Field label={t('domain.caseplan.teamName')}>
-            <input name="name" required maxLength={200} placeholder={t('domain.people.teamPlaceholder')} />
-          </Field>
-        </ActionForm>
+        <div className="cp-add">
+          <h3>{t('domain.people.newTeam')}</h3>
+          <ActionForm
+            label={t('domain.caseplan.addTeam')}
+            submit={t('domain.caseplan.addTeam')}
+            success={t('domain.people.teamAdded')}
+            onSubmit={async (form) => {
+              await callFunction('caseplans-addTeam', { caseplanId: plan.id, name: text(form, 'name') });
+              onChange();
+            }}
+          >
+            <Field label={t('domain.caseplan.teamName')}>
+              <input name="name" required maxLength={200} placeholder={t('domain.people.teamPlaceholder')} />
+            </Field>
+          </ActionForm>
+        </div>
       ) : null}
     </section>
   );

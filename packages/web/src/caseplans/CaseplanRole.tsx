@@ -42,6 +42,8 @@ export function RoleRow({ plan, role, people, nameOf, editable, onChange }: Role
   const holder = role.user ?? null;
   const seated = holder !== null && plan.users[holder]?.active === true;
   const holderName = holder ? nameOf(holder) : null;
+  // A holder who left the plan still holds the role (the server keeps it) until the role is edited.
+  const holderText = holderName && !seated ? t('domain.people.holderLeft', { name: holderName }) : holderName;
   const close = () => {
     const wasSeat = mode === 'seat';
     setMode(null);
@@ -59,8 +61,8 @@ export function RoleRow({ plan, role, people, nameOf, editable, onChange }: Role
             {role.name}
             {role.client ? <span className="tag cp-tag-client">{t('domain.people.clientTag')}</span> : null}
           </span>
-          <span className={holderName ? 'cp-holder' : 'cp-holder cp-vacant'}>
-            {holderName ??
+          <span className={seated ? 'cp-holder' : 'cp-holder cp-vacant'}>
+            {holderText ??
               (role.invite ? t('domain.people.invited', { email: role.invite }) : t('domain.people.vacant'))}
           </span>
         </div>

@@ -2,13 +2,8 @@ import type { FormEvent } from 'react';
 import type { Caseplan } from '@caseroom/protocol';
 import { callFunction } from '../api/http';
 import { t } from '../i18n/t';
-import {
-  CustomFieldInput,
-  fieldOfError,
-  inputKind,
-  readFieldValue,
-  type PropertySchema,
-} from './CustomFieldInput';
+import { CustomFieldInput } from './CustomFieldInput';
+import { fieldOfError, inputKind, readFieldValue, type PropertySchema } from './customFields';
 import { useSaving } from './feedback';
 import { orderedProperties } from './fieldOrder';
 

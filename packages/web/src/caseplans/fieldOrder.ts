@@ -1,4 +1,4 @@
-import type { PropertySchema } from './CustomFieldInput';
+import type { PropertySchema } from './customFields';
 
 /**
  * The properties of a custom-field schema in the order the form builder set (`x-order`; the schema is stored as

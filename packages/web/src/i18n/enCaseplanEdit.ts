@@ -18,7 +18,15 @@ export const enCaseplanEdit = {
 
   // People, teams and roles
   'domain.people.title': 'People and roles',
-  'domain.people.summary': '{people} people on the plan · {teams} teams',
+  'domain.people.peopleCount': '{count} people on the plan',
+  'domain.people.peopleCount_one': '{count} person on the plan',
+  'domain.people.peopleCount_other': '{count} people on the plan',
+  'domain.people.teamCount': '{count} teams',
+  'domain.people.teamCount_one': '{count} team',
+  'domain.people.teamCount_other': '{count} teams',
+  'domain.people.holderLeft': '{name} (left the plan)',
+  'domain.people.newTeam': 'New team',
+  'domain.events.noneEdit': 'No events yet — add the first one below.',
   'domain.people.addPerson': 'Add a person to a role',
   'domain.people.personAdded': 'Person added',
   'domain.people.alreadyOn': '{name} (on the plan)',
@@ -78,7 +86,7 @@ export const enCaseplanEdit = {
   // Form builder (organization admin)
   'domain.fields.title': 'Custom fields',
   'domain.fields.intro':
-    'Decide what your team records on every case plan and every client. Changes apply when you save.',
+    'Decide what your team records on every case plan and every client. Fields for staff only are never shown to clients and guests. Changes apply when you save.',
   'domain.fields.caseplanFields': 'Case plan fields',
   'domain.fields.clientFields': 'Client fields',
   'domain.fields.caseplanHint': 'Filled in on each case plan.',
@@ -102,8 +110,8 @@ export const enCaseplanEdit = {
   'domain.fields.optionsHint': 'People pick one of these.',
   'domain.fields.description': 'Help text (optional)',
   'domain.fields.visibility': 'Who can see it',
-  'domain.fields.visibility.everyone': 'Everyone on the case plan',
-  'domain.fields.visibility.staff': 'Staff only (hidden from clients and guests)',
+  'domain.fields.visibility.everyone': 'Everyone on the plan',
+  'domain.fields.visibility.staff': 'Staff only',
   'domain.fields.required': 'Required',
   'domain.fields.moveUp': 'Move {name} up',
   'domain.fields.moveDown': 'Move {name} down',

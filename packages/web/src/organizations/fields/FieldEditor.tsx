@@ -141,6 +141,19 @@ export function FieldEditor(
             ))}
           </select>
         </div>
+        <div className="fb-control fb-visibility">
+          <label className="field-label" htmlFor={`${id}-visibility`}>
+            {t('domain.fields.visibility')}
+          </label>
+          <select
+            id={`${id}-visibility`}
+            value={field.visibility}
+            onChange={(e) => onChange({ visibility: e.target.value as FieldVisibility })}
+          >
+            <option value="everyone">{t('domain.fields.visibility.everyone')}</option>
+            <option value="staff">{t('domain.fields.visibility.staff')}</option>
+          </select>
+        </div>
       </div>
       {field.type === 'choice' ? (
         <div className="fb-control fb-options">
@@ -160,30 +173,17 @@ export function FieldEditor(
           </p>
         </div>
       ) : null}
-      <div className="fb-control">
-        <label className="field-label" htmlFor={`${id}-description`}>
-          {t('domain.fields.description')}
-        </label>
-        <input
-          id={`${id}-description`}
-          value={field.description}
-          maxLength={500}
-          onChange={(e) => onChange({ description: e.target.value })}
-        />
-      </div>
       <div className="fb-row fb-bottom">
-        <div className="fb-control fb-visibility">
-          <label className="field-label" htmlFor={`${id}-visibility`}>
-            {t('domain.fields.visibility')}
+        <div className="fb-control fb-description">
+          <label className="field-label" htmlFor={`${id}-description`}>
+            {t('domain.fields.description')}
           </label>
-          <select
-            id={`${id}-visibility`}
-            value={field.visibility}
-            onChange={(e) => onChange({ visibility: e.target.value as FieldVisibility })}
-          >
-            <option value="everyone">{t('domain.fields.visibility.everyone')}</option>
-            <option value="staff">{t('domain.fields.visibility.staff')}</option>
-          </select>
+          <input
+            id={`${id}-description`}
+            value={field.description}
+            maxLength={500}
+            onChange={(e) => onChange({ description: e.target.value })}
+          />
         </div>
         <div className="fb-check">
           <input

@@ -28,7 +28,7 @@ export function FieldSchemas({ orgId }: { orgId: string }) {
   return (
     <section className="fb-section" aria-labelledby="fb-title">
       <h2 id="fb-title">{t('domain.fields.title')}</h2>
-      <p className="muted fb-intro">{t('domain.fields.intro')}</p>
+      <p className="fb-intro">{t('domain.fields.intro')}</p>
       {DOCS.map((doc) => (
         <FieldsBuilder key={doc} orgId={orgId} doc={doc} />
       ))}

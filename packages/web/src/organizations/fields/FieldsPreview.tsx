@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { CustomFieldInput, type PropertySchema } from '../../caseplans/CustomFieldInput';
+import { CustomFieldInput } from '../../caseplans/CustomFieldInput';
+import type { PropertySchema } from '../../caseplans/customFields';
 import { t } from '../../i18n/t';
 import { fieldSchema, type FieldsModel } from './fieldModel';
 

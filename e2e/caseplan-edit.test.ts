@@ -321,4 +321,23 @@ describe('case plans that fit the work, in real Chromium', () => {
     await shot(page, 'caseplan-edit-plan-375');
     expect(pageProblems(user)).toEqual([]);
   });
+
+  it('a client sees the plan read-only: no editing controls, values as text (375 px)', async () => {
+    const user = await openUserPage(browser, server.url, { viewport: { width: 375, height: 812 } });
+    users.push(user);
+    const { page } = user;
+    await signIn(page, DEMO.chloe.email);
+    await openPlan(page, 'Bennett family plan');
+    await page.getByRole('heading', { level: 2, name: 'People and roles' }).waitFor();
+    await page.getByRole('region', { name: 'Care team' }).getByText(DEMO.maria.name).waitFor();
+    // What the viewer may do comes from the plan's policies: a client edits nothing.
+    for (const name of [/^Edit role/, /^Rename team/, /^Remove /, /^Add team$/, /^Save fields$/]) {
+      expect(await page.getByRole('button', { name }).count()).toBe(0);
+    }
+    expect(await page.getByRole('form', { name: 'Add a person to a role' }).count()).toBe(0);
+    await page.getByText('Goal', { exact: true }).waitFor();
+    await noHorizontalScroll(page);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await shot(page, 'caseplan-edit-client-375');
+  });
 });

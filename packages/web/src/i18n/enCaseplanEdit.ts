@@ -106,6 +106,8 @@ export const enCaseplanEdit = {
   'domain.fields.type.boolean': 'Yes / no',
   'domain.fields.type.date': 'Date',
   'domain.fields.type.choice': 'Choice from a list',
+  'domain.fields.typeChanged':
+    'Values already saved on case plans may not fit the new type; they are kept but may need correcting.',
   'domain.fields.options': 'Choices, one per line',
   'domain.fields.optionsHint': 'People pick one of these.',
   'domain.fields.description': 'Help text (optional)',

@@ -100,6 +100,8 @@ export const nbCaseplanEdit: Partial<Record<MessageKey, string>> = {
   'domain.fields.type.boolean': 'Ja / nei',
   'domain.fields.type.date': 'Dato',
   'domain.fields.type.choice': 'Valg fra en liste',
+  'domain.fields.typeChanged':
+    'Verdier som allerede er lagret i saksplaner, passer kanskje ikke den nye typen; de beholdes, men kan måtte rettes.',
   'domain.fields.options': 'Valg, ett per linje',
   'domain.fields.optionsHint': 'Man velger ett av disse.',
   'domain.fields.description': 'Hjelpetekst (valgfritt)',

@@ -83,6 +83,8 @@ function FieldTools({
 export function FieldEditor(
   props: Placement & {
     field: BuilderField;
+    /** The field's type as saved (absent for a new field): changing it may not fit the values already stored. */
+    savedType?: FieldType | undefined;
     problems: FieldProblem['problem'][];
     onChange: (change: Partial<BuilderField>) => void;
   },
@@ -92,6 +94,7 @@ export function FieldEditor(
   const name = field.label.trim() || t('domain.fields.untitled');
   const labelProblem = problems.find((p) => p === 'label' || p === 'duplicateLabel');
   const optionsProblem = problems.includes('options');
+  const typeChanged = props.savedType !== undefined && props.savedType !== field.type;
   // The focus key of a new field changes with its name; the row's React key does not, so focus stays put.
   const focusKey = field.key;
   return (
@@ -132,6 +135,7 @@ export function FieldEditor(
           <select
             id={`${id}-type`}
             value={field.type}
+            aria-describedby={typeChanged ? `${id}-type-warning` : undefined}
             onChange={(e) => onChange({ type: e.target.value as FieldType })}
           >
             {FIELD_TYPES.map((type) => (
@@ -140,6 +144,11 @@ export function FieldEditor(
               </option>
             ))}
           </select>
+          {typeChanged ? (
+            <p id={`${id}-type-warning`} className="fb-warning">
+              {t('domain.fields.typeChanged')}
+            </p>
+          ) : null}
         </div>
         <div className="fb-control fb-visibility">
           <label className="field-label" htmlFor={`${id}-visibility`}>

@@ -58,6 +58,17 @@ function Builder({ orgId, doc, initial }: { orgId: string; doc: SettingsDocName;
   const titleId = `fb-${doc}`;
   const dirty = JSON.stringify(modelToSchema(model)) !== JSON.stringify(modelToSchema(saved));
   const problems = modelProblems(model);
+  const savedTypes = new Map(
+    saved.fields.flatMap((f) => (f.kind === 'field' ? [[f.key, f.type] as const] : [])),
+  );
+
+  // Leaving the page with unsaved fields asks first (the browser's own prompt).
+  useEffect(() => {
+    if (!dirty) return undefined;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
 
   // After "Add field" or a move, focus follows the field (its name input, or the button pressed again).
   useEffect(() => {
@@ -148,6 +159,7 @@ function Builder({ orgId, doc, initial }: { orgId: string; doc: SettingsDocName;
               {field.kind === 'field' ? (
                 <FieldEditor
                   field={field}
+                  savedType={savedTypes.get(field.key)}
                   position={index + 1}
                   count={model.fields.length}
                   problems={problemOf(field.key).map((p) => p.problem)}

@@ -304,6 +304,13 @@ describe('case plans that fit the work, in real Chromium', () => {
     await shot(page, 'caseplan-edit-builder-375');
 
     await openPlan(page, 'Brooks housing plan');
+    // The plan's own name, renamed in place.
+    await page.getByRole('button', { name: 'Rename case plan' }).click();
+    const planName = page.getByRole('form', { name: 'Rename case plan' }).getByLabel('Case plan name');
+    await planName.fill('Brooks tenancy plan');
+    await planName.press('Enter');
+    await seeToast(page, 'Case plan renamed');
+    await page.getByRole('heading', { level: 1, name: 'Brooks tenancy plan' }).waitFor();
     await page.getByRole('region', { name: 'Housing team' }).waitFor();
     await page.getByRole('button', { name: 'Rename team Housing team' }).click();
     const teamName = page.getByRole('form', { name: 'Rename team Housing team' }).getByLabel('Team name');

@@ -10,6 +10,7 @@ import { CaseplanChats } from './CaseplanChats';
 import { CaseplanEvents } from './CaseplanEvents';
 import { CaseplanPeople } from './CaseplanPeople';
 import { CaseplanStats } from './CaseplanStats';
+import { CaseplanTitle } from './CaseplanTitle';
 import { CustomFieldsForm } from './CustomFieldsForm';
 import { ActionForm, Field, LoadState, text } from './ui';
 import { useLoad } from './useLoad';
@@ -64,10 +65,7 @@ function CaseplanView({ plan, reload }: { plan: Caseplan; reload: () => void }) 
   const nameOf = (uid: string) => people.find((c) => c.id === uid)?.name ?? uid;
   return (
     <>
-      <h1 id="caseplan-title">
-        {plan.name}
-        {plan.closed ? <span className="tag"> {t('domain.caseplans.closedTag')}</span> : null}
-      </h1>
+      <CaseplanTitle plan={plan} onChange={reload} />
       {plan.closed ? (
         <p role="status">
           {t('domain.caseplan.readOnly')}{' '}
@@ -93,7 +91,7 @@ function CaseplanView({ plan, reload }: { plan: Caseplan; reload: () => void }) 
       </LoadState>
       <CaseplanChats caseplanId={plan.id} />
       <CaseplanEvents plan={plan} nameOf={nameOf} canEdit={canEdit} />
-      {canEdit ? <CaseplanStats key={plan.updated} plan={plan} nameOf={nameOf} /> : null}
+      {plan.policies.stats ? <CaseplanStats key={plan.updated} plan={plan} nameOf={nameOf} /> : null}
       {canClose ? <CloseForm plan={plan} reload={reload} /> : null}
     </>
   );

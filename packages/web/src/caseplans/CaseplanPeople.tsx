@@ -31,7 +31,8 @@ export function CaseplanPeople({ plan, contacts, nameOf, onChange, canEdit }: Pr
   const orphanRoles = roles.filter((role) => !role.team || !teamIds.has(role.team));
   const entries = Object.entries(plan.users);
   const withoutRole = entries.filter(([, e]) => e.active && (!e.role || !plan.roles[e.role]));
-  const left = entries.filter(([, e]) => !e.active);
+  // People who left and are no longer among the viewer's contacts (a client's, say) would show as bare ids.
+  const left = entries.filter(([uid, e]) => !e.active && contacts.some((c) => c.id === uid));
   return (
     <section className="cp-people" aria-labelledby="cp-people-title">
       <div className="cp-section-head">

@@ -71,6 +71,9 @@ export const enCaseplanEdit = {
   'domain.people.left': 'Left the plan',
 
   // Events and the plan's lifecycle
+  'domain.plan.rename': 'Rename case plan',
+  'domain.plan.renamed': 'Case plan renamed',
+  'domain.plan.name': 'Case plan name',
   'domain.events.added': 'Event added',
   'domain.events.saved': 'Event saved',
   'domain.events.answered': 'Answer to {title} saved',

@@ -67,6 +67,9 @@ export const nbCaseplanEdit: Partial<Record<MessageKey, string>> = {
   'domain.people.withoutRole': 'I planen uten rolle',
   'domain.people.left': 'Har forlatt planen',
 
+  'domain.plan.rename': 'Gi saksplanen nytt navn',
+  'domain.plan.renamed': 'Saksplanen har fått nytt navn',
+  'domain.plan.name': 'Navn på saksplanen',
   'domain.events.added': 'Hendelse lagt til',
   'domain.events.saved': 'Hendelse lagret',
   'domain.events.answered': 'Svaret på {title} er lagret',

@@ -152,6 +152,8 @@ export const OrganizationAbilities = z.object({
   listCaseplans: z.boolean(),
   /** caseplans-create. */
   createCaseplan: z.boolean(),
+  /** `GET /api/organizations/{id}/analytics` (chats opened and messages sent per week). */
+  analytics: z.boolean(),
 });
 export type OrganizationAbilities = z.infer<typeof OrganizationAbilities>;
 
@@ -171,3 +173,4 @@ export type Organization = z.infer<typeof Organization>;
 
 export * from './product/calls.js';
 export * from './product/domain.js';
+export * from './product/analytics.js';

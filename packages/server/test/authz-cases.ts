@@ -31,6 +31,29 @@ const read =
 const plan = (server: TestServer, world: World, closed = false) =>
   freshPlan(server.db, world.orgA, world.cast, { closed });
 
+/** A chat of a case plan of organization A with the plan's people (team member, client, guest), made once. */
+const planChats = new WeakMap<World, Promise<string>>();
+function planChat(server: TestServer, world: World): Promise<string> {
+  let cid = planChats.get(world);
+  if (!cid) {
+    cid = (async () => {
+      const p = await plan(server, world);
+      const { teamOnCaseplan, client, guest } = world.cast;
+      const members = [teamOnCaseplan.uid, client.uid, guest.uid];
+      await server.app.chat.server.upsertUsers(members.map((id) => ({ id, name: id })));
+      const channel = await server.app.chat.server.getOrCreateChannel(
+        'messaging',
+        `matrix-${crypto.randomUUID()}`,
+        { members, team: world.orgA, caseplans: [p.id], organizations: [world.orgA], hasClient: true },
+        teamOnCaseplan.uid,
+      );
+      return channel.cid;
+    })();
+    planChats.set(world, cid);
+  }
+  return cid;
+}
+
 /** Every call and read of the permission table, keyed as the table names them. */
 export const RUNNERS: Record<string, Runner> = {
   'organizations-create': fn('organizations-create', async () => ({ name: 'New org' })),
@@ -58,6 +81,19 @@ export const RUNNERS: Record<string, Runner> = {
   })),
   'GET /api/organizations/{id}/members': read(async (_s, w) => `/api/organizations/${w.orgA}/members`),
   'GET /api/organizations/{id}/audit': read(async (_s, w) => `/api/organizations/${w.orgA}/audit`),
+  'GET /api/organizations/{id}/analytics': read(async (_s, w) => `/api/organizations/${w.orgA}/analytics`),
+  'POST /api/analytics/chat-opened': async (server, world, person) => {
+    const cid = await planChat(server, world);
+    const res = await fetch(`${server.url}/api/analytics/chat-opened`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(person ? { authorization: `Bearer ${person.token}` } : {}),
+      },
+      body: JSON.stringify({ cid }),
+    });
+    return { status: res.status };
+  },
   'settings-get': fn('settings-get', async (_s, w) => ({ organizationId: w.orgA, doc: 'caseplan-fields' })),
   'GET /api/organizations/{id}/settings/{doc}': read(
     async (_s, w) => `/api/organizations/${w.orgA}/settings/caseplan-fields`,

@@ -40,6 +40,10 @@ export const router = createBrowserRouter([
         }),
       },
       {
+        path: 'organizations/:id/analytics',
+        lazy: async () => ({ Component: (await import('./organizations/AnalyticsPage')).AnalyticsPage }),
+      },
+      {
         path: 'chat/:channelType/:channelId',
         lazy: async () => ({ Component: (await import('./chat/ChannelView')).ChannelRoute }),
       },

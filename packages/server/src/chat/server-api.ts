@@ -108,4 +108,17 @@ export interface ChatServerApi {
   reserveUserIds(isReserved: (id: string) => Promise<boolean>): void;
   /** Hook run inside the transaction of a removal of someone else's message (the product audits it). */
   onMessageRemoved(hook: (q: Queryable, event: MessageRemovedHook) => Promise<void>): void;
+  /**
+   * The channel's team and custom data when user `userId` may read it now (chat's one read rule, as every chat
+   * read path), else undefined: missing, deleted, not a reader, or the user deactivated. The product asks before it
+   * records something about a chat a user names (analytics "chat opened").
+   */
+  readableChannel(cid: string, userId: string): Promise<ReadableChannel | undefined>;
+}
+
+/** What {@link ChatServerApi.readableChannel} answers. */
+export interface ReadableChannel {
+  cid: string;
+  team: string | undefined;
+  custom: Record<string, unknown>;
 }

@@ -8,7 +8,9 @@ import { sendMessage } from './actions/message-send.js';
 import { upsertUsers } from './actions/users.js';
 import { signChatToken } from './auth.js';
 import { SERVER, type ChatContext } from './context.js';
-import { inputError } from './errors.js';
+import { ChatError, inputError } from './errors.js';
+import { channelForActor } from './policy/channel-access.js';
+import { isChannelReadable } from './policy/read-access.js';
 import { presentChannel } from './presenters/channel.js';
 import { write } from './realtime/outbox.js';
 import { revokeTokens } from './realtime/revocations.js';
@@ -74,6 +76,17 @@ export function createServerApi(ctx: ChatContext): ChatServerApi {
     },
     onMessageRemoved(hook) {
       ctx.hooks.messageRemoved.push(hook);
+    },
+    async readableChannel(cid, userId) {
+      try {
+        const { channel } = await channelForActor(ctx.db, { kind: 'user', userId }, cid);
+        if (!isChannelReadable(channel)) return undefined;
+        return { cid: channel.cid, team: channel.team ?? undefined, custom: channel.custom };
+      } catch (err) {
+        // Missing (404) or not a reader (403): the same "no" to the product, which answers "not found".
+        if (err instanceof ChatError && (err.status === 403 || err.status === 404)) return undefined;
+        throw err;
+      }
     },
   };
 }

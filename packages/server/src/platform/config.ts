@@ -2,6 +2,7 @@ import path from 'node:path';
 import { inspect } from 'node:util';
 import type { S3Settings } from './storage/s3.js';
 import { readHttpOutConfig, type HttpOutConfig } from './http-out/config.js';
+import { readAnalyticsConfig, type AnalyticsConfig } from './analytics-config.js';
 
 /** Validated runtime configuration, read once from the environment. */
 export interface Config {
@@ -44,6 +45,8 @@ export interface Config {
   s3: S3Settings | undefined;
   /** The outbound client's allow-list and fixed host answers (`HTTP_OUT_ALLOW`, `HTTP_OUT_RESOLVE`). */
   httpOut: HttpOutConfig;
+  /** The analytics HTTP sink (`ANALYTICS_HTTP_*`); events always go to the database too. */
+  analytics: AnalyticsConfig;
   oauth: Record<
     'google' | 'microsoft' | 'apple',
     { clientId: string; clientSecret: string; issuer?: string } | undefined
@@ -286,6 +289,9 @@ export function loadConfig(env: Env = process.env): Config {
     media: { ffprobePath: env.FFPROBE_PATH || 'ffprobe', ffmpegPath: env.FFMPEG_PATH || 'ffmpeg' },
     s3: readS3(env),
     httpOut: readHttpOutConfig(env, (name, why) => {
+      throw new ConfigError(name, why);
+    }),
+    analytics: readAnalyticsConfig(env, (name, why) => {
       throw new ConfigError(name, why);
     }),
     oauth: {

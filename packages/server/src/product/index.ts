@@ -18,6 +18,8 @@ import { productRoutes } from './http/routes.js';
 import { seedDemo, type DemoSeed } from './seed/demo.js';
 import { disableDemoPasswords } from './seed/demo-guard.js';
 import { recordMessageSent } from './statistics/messages.js';
+import { createAnalytics, type Analytics } from './analytics/recorder.js';
+import { analyticsRoutes } from './analytics/routes.js';
 import { auditMessageRemoval, isProductUserId, PRODUCT_CHAT_RULES } from './chat-rules.js';
 
 export type { DemoSeed } from './seed/demo.js';
@@ -38,6 +40,8 @@ export interface ProductModule {
   callables: CallableRegistry;
   /** Production: removes the published demo password from demo accounts that still have it (see demo-guard). */
   disableDemoPasswords(): Promise<string[]>;
+  /** Analytics events (chat opened, message sent) and their sinks (tests flush the HTTP sink). */
+  analytics: Analytics;
 }
 
 /** Registers `/api/auth/*`, `/api/config`, `/api/me`, the reads and `/api/functions/{name}`. */
@@ -70,6 +74,8 @@ export async function registerProduct(
   // Each in its own encapsulated context: auth keeps raw bodies, the product routes have their error handler.
   await http.register(authRoutes, { auth });
   await http.register(productRoutes, { platform, authenticate, callables, chat: chat.server });
+  const analytics = createAnalytics(platform);
+  await http.register(analyticsRoutes, { db: platform.db, authenticate, chat: chat.server, analytics });
   await http.register(photoRoutes, { db: platform.db, authenticate, chat: chat.server });
   await http.register(resetRoutes, { db: platform.db });
   // The dev outbox: only without SMTP, outside production mode and from this machine (else /dev/* is 404).
@@ -83,6 +89,12 @@ export async function registerProduct(
     } catch (err) {
       platform.log.error({ err, cid: event.cid }, 'recording message statistics failed');
     }
+    // Beside lastMessageSentAt: the analytics event "chat message sent" (product-spec §7).
+    try {
+      await analytics.messageSent(event);
+    } catch (err) {
+      platform.log.error({ err, cid: event.cid }, 'recording the message-sent analytics event failed');
+    }
   });
 
   return {
@@ -91,5 +103,6 @@ export async function registerProduct(
     seedDemo: () => seedDemo(auth, platform.db, chat.server),
     callables,
     disableDemoPasswords: () => disableDemoPasswords(platform.db, chat.server, platform.log),
+    analytics,
   };
 }

@@ -103,6 +103,18 @@ export const PERMISSIONS = {
     allow: ['orgAdmin'],
     note: 'The audit log holds case-plan content (before/after), so only the organization admins read it.',
   },
+  'organizations.analytics': {
+    scope: 'organization',
+    calls: ['GET /api/organizations/{id}/analytics'],
+    allow: ['orgAdmin'],
+    note: 'Chats opened and messages sent per week and case plan: for the organization admins who run the work.',
+  },
+  'analytics.chatOpened': {
+    scope: 'caseplan',
+    calls: ['POST /api/analytics/chat-opened'],
+    allow: ON_PLAN,
+    note: "Whoever may read the chat (chat's one read rule); the matrix's chat holds the plan's people.",
+  },
   'settings.read': {
     scope: 'organization',
     calls: ['settings-get', 'GET /api/organizations/{id}/settings/{doc}'],
@@ -167,6 +179,14 @@ export const PERMISSIONS = {
     calls: ['events-rsvp', 'session-selectCaseplan', 'chat-startChat'],
     allow: ON_PLAN,
     note: 'Answering invitations, opening the plan in the session and starting chats need a place on the plan.',
+  },
+  'fields.staffOnly': {
+    scope: 'caseplan',
+    calls: [],
+    allow: ['superAdmin', 'orgAdmin', 'teamOnCaseplan', 'teamOffCaseplan'],
+    note:
+      'Custom fields marked `"x-visibility": "staff"`: their values (case plans) and definitions (settings) are ' +
+      'left out of every answer to clients and guests. Not a call: `canSeeField` in `policies.ts` decides.',
   },
 } as const satisfies Record<string, Operation>;
 

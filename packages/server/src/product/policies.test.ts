@@ -8,6 +8,7 @@ import {
   canListOrganizationCaseplans,
   canReadCaseplan,
   canReadOrganization,
+  canSeeField,
   canSeeOrganizationPeople,
   isOrgAdmin,
   type CaseplanFacts,
@@ -76,6 +77,39 @@ describe('canReadCaseplan', () => {
   });
 });
 
+describe('canSeeField (x-visibility)', () => {
+  const plan: CaseplanFacts = {
+    organization: ORG,
+    createdBy: 'creator',
+    users: {
+      worker: { active: true },
+      client: { active: true, client: true },
+      guest: { active: true },
+      memberAsClient: { active: true, client: true },
+    },
+  };
+  // [label, viewer, staff field on the plan, staff field in the settings documents]
+  it.each([
+    ['org admin (not on the plan)', viewer('boss', 'admin'), true, true],
+    ['active without a user entry (admin)', viewer('boss', null), true, true],
+    ['team member on the plan', viewer('worker', 'member'), true, true],
+    ['team member off the plan', viewer('other', 'member'), true, true],
+    ['creator', viewer('creator', 'member'), true, true],
+    ['client on the plan', viewer('client', 'client'), false, false],
+    ['guest on the plan', viewer('guest', 'guest'), false, false],
+    ['client of the org off the plan', viewer('other', 'client'), false, false],
+    ['member holding a client role on the plan', viewer('memberAsClient', 'member'), false, true],
+    ['inactive admin', viewer('boss', 'admin', false), false, false],
+    ['stranger', viewer('stranger', 'none'), false, false],
+    ['super-admin', viewer('root', 'none', true, true), true, true],
+  ])('%s: plan %s, settings %s', (_label, v, onPlan, inSettings) => {
+    expect(canSeeField(v, ORG, 'staff', plan)).toBe(onPlan);
+    expect(canSeeField(v, ORG, 'staff')).toBe(inSettings);
+    // Fields for everyone are everyone's who may read the document (the read itself is checked elsewhere).
+    expect(canSeeField(v, ORG, 'everyone', plan)).toBe(true);
+  });
+});
+
 describe('organization reads', () => {
   it.each([
     ['admin', viewer('u', 'admin'), true, true, true],
@@ -93,6 +127,13 @@ describe('organization reads', () => {
 });
 
 describe('the permission table', () => {
+  it('lets everyone who edits a case plan see its staff-only fields (a staff edit never works blind)', () => {
+    const editors: readonly Position[] = PERMISSIONS['caseplans.edit'].allow;
+    const staff: readonly Position[] = PERMISSIONS['fields.staffOnly'].allow;
+    for (const p of editors) expect(staff).toContain(p);
+    for (const p of ['client', 'guest', 'clientOffCaseplan'] as const) expect(staff).not.toContain(p);
+  });
+
   it('is the table docs/permissions.md shows', async () => {
     const fs = await import('node:fs/promises');
     const doc = await fs.readFile(new URL('../../../../docs/permissions.md', import.meta.url), 'utf8');

@@ -12,8 +12,16 @@
  *   own entry, so a client cannot enumerate the organization's clients.
  * - Super-admin (`sadmin`) may read every organization; case plan content stays with the people on it and the
  *   organization's admins.
+ * - Staff-only custom fields (`"x-visibility": "staff"`): staff are the organization's admins and team members
+ *   (on or off the plan) and super-admins; clients and guests are not, and neither is a team member who holds a
+ *   client role on that plan (they are the client there). See {@link canSeeField}.
  */
-import type { CaseplanAbilities, OrganizationAbilities, OrganizationUserType } from '@caseroom/protocol';
+import type {
+  CaseplanAbilities,
+  FieldVisibility,
+  OrganizationAbilities,
+  OrganizationUserType,
+} from '@caseroom/protocol';
 import { allows, type OperationName, type Position } from './permissions.js';
 
 export { PERMISSIONS, POSITIONS, allows, type OperationName, type Position } from './permissions.js';
@@ -143,7 +151,24 @@ export function organizationAbilities(viewer: Viewer, organizationId: string): O
     writeSettings: allows('settings.write', positions),
     listCaseplans: allows('caseplans.list', positions),
     createCaseplan: allows('caseplans.create', positions),
+    analytics: allows('organizations.analytics', positions),
   };
+}
+
+/**
+ * Whether the viewer may see a custom field of this visibility: a field for `everyone` is shown to whoever may read
+ * its document; a `staff` field only to staff (`fields.staffOnly` in the permission table). With `caseplan`, the
+ * viewer's place on that plan counts (a client role there makes them a client); without, their organization
+ * membership (the settings documents). The one rule behind every presenter of custom fields.
+ */
+export function canSeeField(
+  viewer: Viewer,
+  organizationId: string,
+  visibility: FieldVisibility,
+  caseplan?: CaseplanFacts,
+): boolean {
+  if (visibility === 'everyone') return true;
+  return allows('fields.staffOnly', positionsOf(viewer, organizationId, caseplan));
 }
 
 /** What the account may do outside any organization. */

@@ -7,6 +7,7 @@ import type { ChatOutletContext } from '../chat/ChannelView';
 import { ChatProvider, chatUserOf } from '../chat/ChatProvider';
 import { ConnectionBanner } from '../chat/ConnectionBanner';
 import { t } from '../i18n/t';
+import { OrganizationAdminNavLink } from '../organizations/OrganizationAdminNavLink';
 import { loginUrlFor } from '../login/redirect';
 import { caseplanSession } from '../session/caseplanSession';
 import { session } from '../session/session';
@@ -75,8 +76,7 @@ function AppShell({ me }: { me: MeResponse }) {
           <CaseplanSwitcher state={caseplans} />
           <nav className="domain-nav" aria-label={t('domain.nav.caseplans')}>
             <Link to="/app/caseplans">{t('domain.nav.caseplans')}</Link>
-            {' · '}
-            <Link to="/app/organizations">{t('domain.nav.organization')}</Link>
+            <OrganizationAdminNavLink />
           </nav>
           {chat.status === 'ready' ? (
             <ChannelList

@@ -4,10 +4,12 @@
  */
 import { enAttachments } from './enAttachments';
 import { enCaseplanEdit } from './enCaseplanEdit';
+import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
   ...enCaseplanEdit,
+  ...enPolicies,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',
   'app.retry': 'Try again',

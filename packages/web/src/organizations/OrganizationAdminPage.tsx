@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import type { AuditPage, Organization, OrganizationMembers } from '@caseroom/protocol';
 import { callFunction } from '../api/http';
 import { ActionForm, Field, LoadState, text } from '../caseplans/ui';
@@ -64,6 +64,11 @@ export function OrganizationAdminPage() {
                     ))}
                   </select>
                 </Field>
+              ) : null}
+              {org.policies.analytics ? (
+                <p>
+                  <Link to={`/app/organizations/${org.id}/analytics`}>{t('domain.analytics.link')}</Link>
+                </p>
               ) : null}
               {org.policies.manage ? (
                 <>

@@ -238,17 +238,45 @@ export class HttpOut {
     }
   }
 
-  private async request(url: URL, options: FetchOptions, signal: AbortSignal) {
+  /**
+   * POST a JSON body (webhook-style deliveries: the analytics HTTP sink). The same address checks as `get`; redirects
+   * are not followed (a 3xx is answered as it is: a body must not be re-sent to where a server points), and at most
+   * `maxBytes` (default 64 KiB) of the answer is read.
+   */
+  async postJson(raw: string, payload: unknown, options: FetchOptions = {}): Promise<FetchResult> {
+    const timeoutMs = options.timeoutMs ?? this.opts.timeoutMs ?? 5000;
+    const signal = AbortSignal.timeout(timeoutMs);
+    const url = this.checkUrl(raw);
+    const res = await this.request(
+      url,
+      { ...options, headers: { accept: 'application/json', ...options.headers } },
+      signal,
+      { method: 'POST', body: JSON.stringify(payload), contentType: 'application/json' },
+    );
+    const contentType = String(res.headers['content-type'] ?? '');
+    const mime = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+    const { body, truncated } = await readCapped(res.body, options.maxBytes ?? 64 * 1024, signal);
+    return { url: url.toString(), status: res.statusCode, mime, contentType, body, truncated };
+  }
+
+  private async request(
+    url: URL,
+    options: FetchOptions,
+    signal: AbortSignal,
+    send?: { method: 'POST'; body: string; contentType: string },
+  ) {
     try {
       return await this.dispatcher.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
-        method: 'GET',
+        method: send?.method ?? 'GET',
         headers: {
           'user-agent': this.opts.userAgent ?? 'CaseroomBot/1.0 (link preview)',
           accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
+          ...(send ? { 'content-type': send.contentType } : {}),
           ...options.headers,
         },
+        ...(send ? { body: send.body } : {}),
         signal,
       });
     } catch (err) {

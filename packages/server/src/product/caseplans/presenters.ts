@@ -1,5 +1,6 @@
 import type { Caseplan } from '@caseroom/protocol';
 import { caseplanAbilities, type CaseplanFacts, type Viewer } from '../policies.js';
+import { presentCustomValues } from '../settings/visibility.js';
 import type { CaseplanRecord } from './queries.js';
 
 /** The facts the case plan policies need. */
@@ -11,8 +12,16 @@ export function caseplanFacts(record: CaseplanRecord): CaseplanFacts {
   };
 }
 
-/** A case plan in the spec's field names (product-spec §3), with the viewer's abilities on it. */
-export function presentCaseplan(record: CaseplanRecord, viewer: Viewer): Caseplan {
+/**
+ * A case plan in the spec's field names (product-spec §3), with the viewer's abilities on it. `staffOnly` names the
+ * organization's staff-only custom fields (`caseplan-fields`); their values are left out for clients and guests.
+ */
+export function presentCaseplan(
+  record: CaseplanRecord,
+  viewer: Viewer,
+  staffOnly: ReadonlySet<string>,
+): Caseplan {
+  const facts = caseplanFacts(record);
   const users: Caseplan['users'] = {};
   for (const u of record.users) {
     users[u.user_id] = { role: u.role_id, team: u.team_id, active: u.active, roleData: { client: u.client } };
@@ -43,7 +52,7 @@ export function presentCaseplan(record: CaseplanRecord, viewer: Viewer): Casepla
     closed: record.closed,
     created: new Date(record.created).toISOString(),
     updated: new Date(record.updated).toISOString(),
-    custom: record.custom,
+    custom: presentCustomValues(record.custom, staffOnly, viewer, record.organization_id, facts),
     closing: record.closing
       ? {
           action: record.closing.action,
@@ -52,6 +61,6 @@ export function presentCaseplan(record: CaseplanRecord, viewer: Viewer): Casepla
           reason: record.closing.reason,
         }
       : null,
-    policies: caseplanAbilities(viewer, caseplanFacts(record)),
+    policies: caseplanAbilities(viewer, facts),
   };
 }

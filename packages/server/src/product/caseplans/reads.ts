@@ -3,6 +3,7 @@ import type { Queryable } from '../../platform/db.js';
 import { ProductError, notFound } from '../errors.js';
 import { loadViewer } from '../organizations/queries.js';
 import { canListOrganizationCaseplans, canReadCaseplan } from '../policies.js';
+import { loadStaffOnlyFields } from '../settings/visibility.js';
 import { caseplanFacts, presentCaseplan } from './presenters.js';
 import { candidateCaseplanIds, loadCaseplans } from './queries.js';
 
@@ -16,9 +17,13 @@ export async function listCaseplans(q: Queryable, uid: string, organization?: st
     throw new ProductError('permission-denied', 'User is not part of the organization');
   }
   const records = await loadCaseplans(q, await candidateCaseplanIds(q, uid, organization));
-  return records
-    .filter((r) => canReadCaseplan(viewer, caseplanFacts(r)))
-    .map((r) => presentCaseplan(r, viewer));
+  const readable = records.filter((r) => canReadCaseplan(viewer, caseplanFacts(r)));
+  const staffOnly = await loadStaffOnlyFields(
+    q,
+    readable.map((r) => r.organization_id),
+    'caseplan-fields',
+  );
+  return readable.map((r) => presentCaseplan(r, viewer, staffOnly.get(r.organization_id) ?? new Set()));
 }
 
 /**
@@ -29,7 +34,10 @@ export async function readCaseplan(q: Queryable, uid: string, id: string): Promi
   const [record] = await loadCaseplans(q, [id]);
   if (!record) throw notFound('Caseplan');
   const viewer = await loadViewer(q, uid);
-  if (canReadCaseplan(viewer, caseplanFacts(record))) return presentCaseplan(record, viewer);
+  if (canReadCaseplan(viewer, caseplanFacts(record))) {
+    const staffOnly = await loadStaffOnlyFields(q, [record.organization_id], 'caseplan-fields');
+    return presentCaseplan(record, viewer, staffOnly.get(record.organization_id) ?? new Set());
+  }
   if (canListOrganizationCaseplans(viewer, record.organization_id)) {
     throw new ProductError('permission-denied', 'User not on caseplan');
   }

@@ -8,7 +8,7 @@ import { readCaseplanStats } from '../caseplans/stats.js';
 import { loadContacts } from '../contacts/queries.js';
 import { loadEvents } from '../events/queries.js';
 import { readMembers } from '../organizations/members.js';
-import { readSettingsDoc } from '../settings/queries.js';
+import { readSettingsDocFor } from '../settings/queries.js';
 import type { Authenticate } from './authenticate.js';
 
 const IdParams = z.object({ id: z.string().min(1) });
@@ -68,7 +68,7 @@ export function domainRoutes(http: FastifyInstance, db: Db, authenticate: Authen
     const { id, doc } = SettingsParams.parse(req.params);
     return db.tx(async (q) => {
       await authorizeOrganization(q, uid, 'settings.read', id);
-      return readSettingsDoc(q, id, doc);
+      return readSettingsDocFor(q, uid, id, doc);
     });
   });
 }

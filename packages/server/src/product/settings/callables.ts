@@ -3,7 +3,8 @@ import { recordAudit } from '../audit/record.js';
 import { authorizeOrganization } from '../callables/authorize.js';
 import { defineCallable } from '../callables/registry.js';
 import { checkSettingsSchema } from './json-schema.js';
-import { readSettingsDoc, writeSettingsDoc } from './queries.js';
+import { readSettingsDoc, readSettingsDocFor, writeSettingsDoc } from './queries.js';
+import { checkFieldVisibility } from './visibility.js';
 
 /** `settings-get` and `settings-set`: the organization's field schemas (product-spec §3, §7). */
 export function settingsCallables() {
@@ -13,7 +14,7 @@ export function settingsCallables() {
     authorize: async ({ caller, q }, d) => {
       await authorizeOrganization(q, caller.uid, 'settings.read', d.organizationId);
     },
-    action: ({ q }, d) => readSettingsDoc(q, d.organizationId, d.doc),
+    action: ({ caller, q }, d) => readSettingsDocFor(q, caller.uid, d.organizationId, d.doc),
   });
 
   const set = defineCallable({
@@ -24,6 +25,7 @@ export function settingsCallables() {
     },
     action: async ({ caller, q }, d) => {
       checkSettingsSchema(d.schema);
+      checkFieldVisibility(d.schema);
       const before = await readSettingsDoc(q, d.organizationId, d.doc);
       await writeSettingsDoc(q, d.organizationId, d.doc, d.schema);
       const after = await readSettingsDoc(q, d.organizationId, d.doc);

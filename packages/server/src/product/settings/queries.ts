@@ -1,5 +1,7 @@
 import type { SettingsDoc, SettingsDocName } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
+import { loadViewer } from '../organizations/queries.js';
+import { presentSettingsDoc } from './visibility.js';
 
 interface SettingsRow {
   schema: Record<string, unknown>;
@@ -43,6 +45,19 @@ export async function readSettingsDoc(
     created: row ? new Date(row.created).toISOString() : null,
     updated: row ? new Date(row.updated).toISOString() : null,
   };
+}
+
+/**
+ * A settings document as `uid` may read it (`settings-get`, `GET /api/organizations/{id}/settings/{doc}`): staff-only
+ * fields are gone for clients and guests. The caller has been authorized (`settings.read`).
+ */
+export async function readSettingsDocFor(
+  q: Queryable,
+  uid: string,
+  organizationId: string,
+  doc: SettingsDocName,
+): Promise<SettingsDoc> {
+  return presentSettingsDoc(await readSettingsDoc(q, organizationId, doc), await loadViewer(q, uid));
 }
 
 /** Writes the document (creating it, or replacing its schema and stamping `updated`). */

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ChatApiError, type ChatClient } from '@caseroom/sdk';
 import type { ChannelHandle, ChannelSnapshot } from '../sdkTypes';
+import { reportChatOpened } from '../../analytics/chatOpened';
 import { takeEarlyWatch } from '../earlyWatch';
 import { useStore } from '../useStore';
 
@@ -16,6 +17,7 @@ export function useChannelWatch(client: ChatClient, type: string, id: string, vi
   const [notFound, setNotFound] = useState(false);
   useEffect(() => {
     client.setActiveChannel(channel);
+    if (channel.cid) reportChatOpened(channel.cid);
     (takeEarlyWatch(channel) ?? channel.watch()).catch((err: unknown) => {
       setWatchError(err instanceof Error ? err.message : String(err));
       setNotFound(isNotFound(err));

@@ -41,7 +41,9 @@ describe('organization admin runs a case plan in real Chromium', () => {
 
     // A new case plan.
     await page.getByRole('link', { name: 'Case plans' }).click();
-    await page.getByLabel('Name').fill('E2E housing plan');
+    // The list page first: the organization page's "Field name" must not take the plan's name.
+    await page.getByRole('heading', { level: 1, name: 'Case plans' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('E2E housing plan');
     await page.getByRole('button', { name: 'Create case plan' }).click();
     await page.getByRole('heading', { level: 1, name: 'E2E housing plan' }).waitFor();
 

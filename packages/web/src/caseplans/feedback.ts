@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from 'react';
 import { ApiError } from '../api/http';
 import { t } from '../i18n/t';
-import { showToast } from '../ui/toast';
+import { dismissToast, showToast } from '../ui/toast';
 
 /**
  * Feedback for every change on the product pages: while a call runs its controls are disabled, a success says
@@ -18,9 +18,15 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Announces a finished change ("Saved", "Team added"). */
+let lastSaved: number | null = null;
+
+/**
+ * Announces a finished change ("Saved", "Team added"). One at a time: a new confirmation replaces the previous
+ * one, so quick edits do not stack a column of toasts over the page.
+ */
 export function toastSaved(text: string = t('domain.edit.saved')): void {
-  showToast(text, 'info', 3000);
+  if (lastSaved !== null) dismissToast(lastSaved);
+  lastSaved = showToast(text, 'info', 3000);
 }
 
 export interface Saving {

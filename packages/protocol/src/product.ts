@@ -173,4 +173,5 @@ export type Organization = z.infer<typeof Organization>;
 
 export * from './product/calls.js';
 export * from './product/domain.js';
+export * from './product/onboarding.js';
 export * from './product/analytics.js';

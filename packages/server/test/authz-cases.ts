@@ -28,6 +28,17 @@ const read =
     status: (await get(server, person, await path(server, world))).status,
   });
 
+/** An open invite of organization A, mailed long enough ago that it may be re-sent (issue 15). */
+async function freshInvite(server: TestServer, world: World): Promise<string> {
+  const inviteId = crypto.randomUUID();
+  await server.db.query(
+    `INSERT INTO organization_invites (id, organization_id, email, type, invited_by, created)
+     VALUES ($1, $2, $3, 'member', $4, now() - interval '1 hour')`,
+    [inviteId, world.orgA, `invitee-${inviteId}@example.test`, world.cast.orgAdmin.uid],
+  );
+  return inviteId;
+}
+
 const plan = (server: TestServer, world: World, closed = false) =>
   freshPlan(server.db, world.orgA, world.cast, { closed });
 
@@ -78,6 +89,14 @@ export const RUNNERS: Record<string, Runner> = {
     organizationId: w.orgA,
     userId: await freshMember(s.db, w.orgA),
     type: 'guest',
+  })),
+  'organizations-resendInvite': fn('organizations-resendInvite', async (s, w) => ({
+    organizationId: w.orgA,
+    inviteId: await freshInvite(s, w),
+  })),
+  'organizations-cancelInvite': fn('organizations-cancelInvite', async (s, w) => ({
+    organizationId: w.orgA,
+    inviteId: await freshInvite(s, w),
   })),
   'GET /api/organizations/{id}/members': read(async (_s, w) => `/api/organizations/${w.orgA}/members`),
   'GET /api/organizations/{id}/audit': read(async (_s, w) => `/api/organizations/${w.orgA}/audit`),

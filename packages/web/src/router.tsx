@@ -8,10 +8,11 @@ import { LoginPage } from './login/LoginPage';
 
 /**
  * Routes (product-spec §2): `/` login/logout, `/app/...` the authenticated area (loaded on demand, so the login
- * page stays small), `/_action` the magic-link target, `/auth/*` verification, reset and social sign-in return.
+ * page stays small), `/setup` the first run of a fresh installation, `/_action` the magic-link target, `/auth/*` verification, reset and social sign-in return.
  */
 export const router = createBrowserRouter([
   { path: '/', Component: LoginPage },
+  { path: '/setup', lazy: async () => ({ Component: (await import('./setup/SetupPage')).SetupPage }) },
   { path: '/_action', Component: ActionPage },
   { path: '/auth/verify', Component: VerifyPage },
   { path: '/auth/reset', Component: ResetPage },

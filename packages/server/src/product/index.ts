@@ -11,6 +11,8 @@ import { authRoutes } from './http/auth-routes.js';
 import { devMailRoutes } from './http/dev-mail.js';
 import { createAuthMailer } from './mail/auth-mails.js';
 import { createInviteMailer } from './organizations/invite-mail.js';
+import { inviteInfoRoutes } from './organizations/invite-info.js';
+import { setupRoutes } from './setup/routes.js';
 import { userCallables } from './users/callables.js';
 import { photoRoutes } from './users/photo-routes.js';
 import { createAuthenticator, type Authenticate } from './http/authenticate.js';
@@ -78,6 +80,9 @@ export async function registerProduct(
   await http.register(analyticsRoutes, { db: platform.db, authenticate, chat: chat.server, analytics });
   await http.register(photoRoutes, { db: platform.db, authenticate, chat: chat.server });
   await http.register(resetRoutes, { db: platform.db });
+  // Public: the first-run setup and the invite card of the login page (issue 15).
+  await http.register(setupRoutes, { auth, db: platform.db, chat: chat.server, log: platform.log });
+  await http.register(inviteInfoRoutes, { db: platform.db, config: platform.config });
   // The dev outbox: only without SMTP, outside production mode and from this machine (else /dev/* is 404).
   if (mailer.kind === 'outbox' && !platform.config.production) {
     await http.register(devMailRoutes, { mailer, publicUrl: platform.config.publicUrl });

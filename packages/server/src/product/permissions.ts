@@ -92,6 +92,8 @@ export const PERMISSIONS = {
       'organizations-inviteUser',
       'organizations-removeUser',
       'organizations-setUserType',
+      'organizations-resendInvite',
+      'organizations-cancelInvite',
       'GET /api/organizations/{id}/members',
     ],
     allow: ['superAdmin', 'orgAdmin'],

@@ -10,6 +10,7 @@ import { t } from '../i18n/t';
 import { OrganizationAdminNavLink } from '../organizations/OrganizationAdminNavLink';
 import { loginUrlFor } from '../login/redirect';
 import { caseplanSession } from '../session/caseplanSession';
+import { NoOrganizationPage } from '../setup/NoOrganizationPage';
 import { session } from '../session/session';
 import { selectedCaseplanOf, useCaseplanSession } from '../session/useCaseplanSession';
 import { useSession } from '../session/useSession';
@@ -66,6 +67,16 @@ function AppShell({ me }: { me: MeResponse }) {
     caseplanSession.reset();
     await session.signOut();
   }, [chat]);
+
+  // Signed in but in no organization (and not a super-admin who could create one): an empty app with forms
+  // that fail helps nobody; the person needs an invitation (issue 15).
+  if (
+    caseplans.status === 'ready' &&
+    caseplans.session.organizations.length === 0 &&
+    !me.policies.createOrganization
+  ) {
+    return <NoOrganizationPage me={me} onLogout={logout} />;
+  }
 
   return (
     <div className="app">

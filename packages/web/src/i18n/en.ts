@@ -4,11 +4,13 @@
  */
 import { enAttachments } from './enAttachments';
 import { enCaseplanEdit } from './enCaseplanEdit';
+import { enOnboarding } from './enOnboarding';
 import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
   ...enCaseplanEdit,
+  ...enOnboarding,
   ...enPolicies,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',

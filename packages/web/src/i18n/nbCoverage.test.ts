@@ -4,9 +4,10 @@ import { en, type MessageKey } from './en';
 import { nb } from './nb';
 import { nbChat } from './nbChat';
 import { nbDomain } from './nbDomain';
+import { nbOnboarding } from './nbOnboarding';
 import { setLanguage, t } from './t';
 
-const norwegian = { ...nbDomain, ...nbChat, ...nb };
+const norwegian = { ...nbDomain, ...nbChat, ...nbOnboarding, ...nb };
 const keys = Object.keys(en) as MessageKey[];
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -16,7 +17,7 @@ describe('Norwegian (nb) texts', () => {
   });
 
   it('cover every chat and product-page text', () => {
-    const screens = keys.filter((k) => /^(chat|domain|caseplans|session)\./.test(k));
+    const screens = keys.filter((k) => /^(chat|domain|caseplans|session|setup|onboarding)\./.test(k));
     expect(screens.filter((k) => !norwegian[k])).toEqual([]);
   });
 

@@ -4,6 +4,7 @@ import { en, type MessageKey } from './en';
 import { nb } from './nb';
 import { nbChat } from './nbChat';
 import { nbDomain } from './nbDomain';
+import { nbOnboarding } from './nbOnboarding';
 
 export type { MessageKey };
 
@@ -36,7 +37,10 @@ export function detectLanguage(): Language {
  * react-i18next when the language changes.
  */
 void i18next.use(initReactI18next).init({
-  resources: { en: { translation: en }, nb: { translation: { ...nbDomain, ...nbChat, ...nb } } },
+  resources: {
+    en: { translation: en },
+    nb: { translation: { ...nbDomain, ...nbChat, ...nbOnboarding, ...nb } },
+  },
   lng: detectLanguage(),
   fallbackLng: 'en',
   keySeparator: false,

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { apiPost } from '../api/http';
@@ -6,10 +6,13 @@ import { LANGUAGES, setLanguage, t, type Language } from '../i18n/t';
 import { session } from '../session/session';
 import { useSession } from '../session/useSession';
 import { showToast, Toaster } from '../ui/toast';
+import { useSetupNeeded } from '../setup/setupStatus';
 import { useDocumentTitle } from '../ui/useDocumentTitle';
 import { describeAuthError, describeSocialError, isAuthFault } from './errors';
 import { safeRedirect } from './redirect';
+import { InviteCard, inviteTokenOf, useInviteInfo } from './InviteCard';
 import { SocialButtons } from './SocialButtons';
+import './invite-card.css';
 import './login.css';
 
 /** Must match the server's minimum (better-auth `minPasswordLength`). */
@@ -46,7 +49,18 @@ export function LoginPage() {
     forgot: 'forgot.title',
   } as const;
   useDocumentTitle(t(title[mode]));
+  // A fresh installation is set up first (issue 15); a mailed invite shows who invited whom, as what.
+  const setupNeeded = useSetupNeeded();
+  const invite = useInviteInfo(inviteTokenOf(params));
+  const invitedEmail = invite.status === 'valid' ? invite.info.email : null;
+  useEffect(() => {
+    // Someone fresh from an invite mail most likely has no account yet: sign-up, with the invited address.
+    if (!invitedEmail) return;
+    setMode((m) => (m === 'sign-in' ? 'sign-up' : m));
+    setEmail((e) => e || invitedEmail);
+  }, [invitedEmail]);
 
+  if (setupNeeded) return <Navigate to="/setup" replace />;
   if (state.status === 'signed-in' && !busy) return <Navigate to={target} replace />;
 
   function switchTo(next: Mode) {
@@ -119,6 +133,7 @@ export function LoginPage() {
         <p className="login-subtitle">
           {mode === 'magic' ? t('magic.intro') : mode === 'forgot' ? t('forgot.intro') : t('login.subtitle')}
         </p>
+        {mode === 'sign-in' || mode === 'sign-up' ? <InviteCard lookup={invite} /> : null}
         {state.status === 'signed-out' && state.reason === 'logout' && mode === 'sign-in' ? (
           <p className="login-notice" role="status">
             {t('login.signedOut')}

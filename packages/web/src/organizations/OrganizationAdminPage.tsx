@@ -1,16 +1,15 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import type { AuditPage, Organization, OrganizationMembers } from '@caseroom/protocol';
-import { callFunction } from '../api/http';
-import { ActionForm, Field, LoadState, text } from '../caseplans/ui';
+import type { AuditPage, Organization } from '@caseroom/protocol';
+import { Field, LoadState } from '../caseplans/ui';
 import { useLoad } from '../caseplans/useLoad';
 import { t } from '../i18n/t';
 import { caseplanSession } from '../session/caseplanSession';
 import { useCaseplanSession } from '../session/useCaseplanSession';
 import { useSession } from '../session/useSession';
+import { CreateOrganization } from './CreateOrganization';
 import { FieldSchemas } from './fields/FieldsBuilder';
-
-const TYPES = ['admin', 'member', 'client', 'guest'] as const;
+import { OrganizationMembers } from './OrganizationMembers';
 
 const typeKey = (type: string | undefined) =>
   type === 'client' || type === 'guest' || type === 'admin'
@@ -20,13 +19,16 @@ const typeKey = (type: string | undefined) =>
 /**
  * Selects the organization of the route in the session (`session-selectOrganization`), once the session is
  * loaded: an organization the session does not hold is the toast 'Organization was not loaded into the
- * session'.
+ * session'. A super-admin (`superAdmin`) administers organizations they are not a member of (issue 15): those
+ * are shown without selecting them, and without the toast.
  */
-function useSelectOrganization(id: string | undefined) {
-  const ready = useCaseplanSession().status === 'ready';
+function useSelectOrganization(id: string | undefined, superAdmin: boolean) {
+  const state = useCaseplanSession();
+  const ready = state.status === 'ready';
+  const held = ready && id !== undefined && state.session.organizations.includes(id);
   useEffect(() => {
-    if (id && ready) void caseplanSession.selectOrganization(id);
-  }, [id, ready]);
+    if (id && ready && (held || !superAdmin)) void caseplanSession.selectOrganization(id);
+  }, [id, ready, held, superAdmin]);
 }
 
 /**
@@ -41,7 +43,8 @@ export function OrganizationAdminPage() {
   const navigate = useNavigate();
   const session = useSession();
   const uid = session.status === 'signed-in' ? session.me.uid : null;
-  useSelectOrganization(id);
+  const mayCreate = session.status === 'signed-in' && session.me.policies.createOrganization;
+  useSelectOrganization(id, mayCreate);
   return (
     <section className="domain-page" aria-labelledby="org-title">
       <LoadState state={organizations} onRetry={organizations.reload}>
@@ -72,7 +75,7 @@ export function OrganizationAdminPage() {
               ) : null}
               {org.policies.manage ? (
                 <>
-                  <Members orgId={org.id} />
+                  <OrganizationMembers orgId={org.id} />
                   {org.policies.writeSettings ? <FieldSchemas orgId={org.id} /> : null}
                   {org.policies.audit ? <Audit orgId={org.id} /> : null}
                 </>
@@ -87,97 +90,8 @@ export function OrganizationAdminPage() {
           );
         }}
       </LoadState>
+      {mayCreate ? <CreateOrganization key={id ?? ''} onCreated={organizations.reload} /> : null}
     </section>
-  );
-}
-
-function Members({ orgId }: { orgId: string }) {
-  const members = useLoad<OrganizationMembers>(`/api/organizations/${orgId}/members`);
-  const run = async (name: string, data: unknown) => {
-    await callFunction(name, data);
-    members.reload();
-  };
-  return (
-    <>
-      <h2>{t('domain.org.members')}</h2>
-      <LoadState state={members} onRetry={members.reload}>
-        {(data) => (
-          <>
-            <ul className="domain-list">
-              {data.members
-                .filter((m) => m.active)
-                .map((m) => (
-                  <li key={m.id}>
-                    <strong>{m.name}</strong> <span className="muted">{m.email}</span>{' '}
-                    <select
-                      aria-label={t('domain.org.type', { name: m.name })}
-                      value={m.type ?? 'admin'}
-                      onChange={(e) =>
-                        void run('organizations-setUserType', {
-                          organizationId: orgId,
-                          userId: m.id,
-                          type: e.target.value,
-                        })
-                      }
-                    >
-                      {TYPES.map((type) => (
-                        <option key={type} value={type}>
-                          {type}
-                        </option>
-                      ))}
-                    </select>{' '}
-                    <button
-                      type="button"
-                      className="button button-small"
-                      onClick={() =>
-                        void run('organizations-removeUser', { organizationId: orgId, userId: m.id })
-                      }
-                    >
-                      {t('domain.org.removeMember', { name: m.name })}
-                    </button>
-                  </li>
-                ))}
-            </ul>
-            {data.invites.length > 0 ? (
-              <>
-                <h3>{t('domain.org.invites')}</h3>
-                <ul className="domain-list">
-                  {data.invites.map((i) => (
-                    <li key={i.id}>
-                      {i.email} ({i.type})
-                    </li>
-                  ))}
-                </ul>
-              </>
-            ) : null}
-          </>
-        )}
-      </LoadState>
-      <ActionForm
-        label={t('domain.org.invite')}
-        submit={t('domain.org.inviteSubmit')}
-        onSubmit={(form) =>
-          run('organizations-inviteUser', {
-            organizationId: orgId,
-            email: text(form, 'email'),
-            type: text(form, 'type'),
-          })
-        }
-      >
-        <Field label={t('domain.org.email')}>
-          <input name="email" type="email" required />
-        </Field>
-        <Field label={t('domain.caseplan.role')}>
-          <select name="type" defaultValue="member">
-            {TYPES.map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </select>
-        </Field>
-      </ActionForm>
-    </>
   );
 }
 

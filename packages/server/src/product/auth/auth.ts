@@ -11,6 +11,7 @@ import { recordSignIn, superAdminOf } from '../users/profiles.js';
 import { consumeAddressAttempt, consumeSignInAttempt, forgetSignInAttempt } from './address-limits.js';
 import { checkMagicLinkAddress } from './magic-link-address.js';
 import { hashPassword, verifyPassword } from './password.js';
+import { setupNeeded } from '../setup/state.js';
 import { socialSignIn } from './social.js';
 
 /** better-auth needs a password of at least this length (and we say so in the error). */
@@ -54,6 +55,7 @@ const IP_LIMITS = {
 };
 
 const SIGN_IN_PATH = '/sign-in/email';
+const SETUP_FIRST = 'Caseroom is not set up yet: the first person sets it up at /setup.';
 
 /** The client address auth-routes resolved (fastify's `req.ip`); calls from the server itself have none. */
 const clientIp = (headers: Headers | undefined) => headers?.get(CLIENT_IP_HEADER) ?? 'server';
@@ -108,6 +110,11 @@ export function createAuth(config: Config, db: Db, log: Logger, deps: AuthDeps) 
           else await consumeAddressAttempt(db, ctx.path, email);
         }
         if (ctx.path === '/magic-link/verify') await checkMagicLinkAddress(db, ctx.query);
+        // A production install without accounts is set up at /setup: a plain sign-up first would leave an
+        // account nobody can give an organization (no super-admin). Setup signs up as the server (no request).
+        if (config.production && ctx.path === '/sign-up/email' && ctx.request && (await setupNeeded(db))) {
+          throw new APIError('FORBIDDEN', { code: 'SETUP_NEEDED', message: SETUP_FIRST });
+        }
       }),
       after: createAuthMiddleware(async (ctx) => {
         // Only failed password sign-ins count: a user signing in on many devices is fine.

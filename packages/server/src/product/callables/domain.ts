@@ -2,6 +2,7 @@ import { caseplanLifecycleCallables } from '../caseplans/lifecycle.js';
 import { caseplanPeopleCallables } from '../caseplans/people.js';
 import { eventCallables } from '../events/callables.js';
 import { organizationCallables } from '../organizations/callables.js';
+import { inviteCallables } from '../organizations/invite-callables.js';
 import { sessionCallables } from '../session/callables.js';
 import { settingsCallables } from '../settings/callables.js';
 import type { CallableDeps } from './deps.js';
@@ -14,6 +15,7 @@ export function domainCallables(deps: CallableDeps): Callable[] {
     ...caseplanLifecycleCallables(),
     ...caseplanPeopleCallables(),
     ...organizationCallables(deps),
+    ...inviteCallables(deps),
     ...settingsCallables(),
     ...eventCallables(),
     ...sessionCallables(deps),

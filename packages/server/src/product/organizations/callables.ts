@@ -14,6 +14,7 @@ import { removeFromCaseplanChannels, syncChatUsers } from '../caseplans/chat-lin
 import { ProductError } from '../errors.js';
 import { allows } from '../policies.js';
 import { findUserIdByEmail } from '../users/profiles.js';
+import { createOrganization } from './create.js';
 import { loadViewer } from './queries.js';
 import { memberSnapshot, requireAnotherAdmin, upsertMember } from './membership.js';
 
@@ -69,21 +70,7 @@ export function organizationCallables({ invites }: CallableDeps) {
         throw new ProductError('permission-denied', 'Only a super-admin may create organizations');
     },
     action: async ({ caller, q, chat }, d) => {
-      const id = crypto.randomUUID();
-      const { rowCount } = await q.query(
-        'INSERT INTO organizations (id, eid, name) VALUES ($1, $2, $3) ON CONFLICT (eid) DO NOTHING',
-        [id, d.eid ?? null, d.name],
-      );
-      if (rowCount === 0)
-        throw new ProductError('already-exists', 'An organization with this eid already exists');
-      await recordAudit(q, {
-        organizationId: id,
-        actorId: caller.uid,
-        action: 'organization.create',
-        entity: 'organization',
-        entityId: id,
-        after: { name: d.name, eid: d.eid ?? null },
-      });
+      const id = await createOrganization(q, caller.uid, d);
       const seated = d.adminEmail ? await inviteOrAdd(q, caller.uid, id, d.adminEmail, 'admin') : null;
       if (seated?.userId) await syncChatUsers(chat, q, [seated.userId]);
       return { id, seated };

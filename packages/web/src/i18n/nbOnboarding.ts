@@ -1,0 +1,72 @@
+import type { MessageKey } from './en';
+
+/** Norsk bokmål for the first run, the no-organization page, invitations and creating organizations (issue 15). */
+export const nbOnboarding: Partial<Record<MessageKey, string>> = {
+  'setup.title': 'Sett opp Caseroom',
+  'setup.intro':
+    'Velkommen. Opprett kontoen din og organisasjonen din. Du blir administrator og kan invitere kolleger og klienter etterpå.',
+  'setup.name': 'Navnet ditt',
+  'setup.email': 'E-postadressen din',
+  'setup.password': 'Passord',
+  'setup.passwordHint': 'Minst {min} tegn.',
+  'setup.organization': 'Navn på organisasjonen',
+  'setup.organizationHint': 'For eksempel navnet på tjenesten eller teamet. Du kan legge til flere senere.',
+  'setup.submit': 'Opprett konto og organisasjon',
+  'setup.submitting': 'Setter opp…',
+  'setup.error.missing': 'Fyll ut alle feltene.',
+  'setup.error.short': 'Passordet må ha minst {min} tegn.',
+  'setup.checking': 'Sjekker om Caseroom er satt opp…',
+  'setup.done': 'Caseroom er allerede satt opp.',
+  'setup.toSignIn': 'Gå til innlogging',
+  'onboarding.noOrg.title': 'Be om en invitasjon',
+  'onboarding.noOrg.body':
+    'Kontoen din ({email}) er klar, men du er ikke med i noen organisasjon ennå. Be noen som driver organisasjonen din i Caseroom om å invitere denne e-postadressen.',
+  'onboarding.noOrg.next':
+    'Du får en e-post med en lenke. Åpne den, eller kom tilbake hit og sjekk igjen, så er du med.',
+  'onboarding.noOrg.verify':
+    'Bekreft også e-postadressen din (vi har sendt deg en lenke): en invitasjon når deg når adressen er bekreftet, eller gjennom lenken i invitasjonsposten.',
+  'onboarding.noOrg.check': 'Sjekk igjen',
+  'onboarding.noOrg.checking': 'Sjekker…',
+  'onboarding.noOrg.still': 'Ingen invitasjon til {email} ennå.',
+  'onboarding.noOrg.signOut': 'Logg ut',
+  'onboarding.invite.title': 'Du er invitert til {organization}',
+  'onboarding.invite.by': '{inviter} har invitert deg til {organization} i Caseroom.',
+  'onboarding.invite.anonymous': 'Du er invitert til {organization} i Caseroom.',
+  'onboarding.invite.as.admin': 'Du blir administrator: du driver organisasjonen og inviterer folkene i den.',
+  'onboarding.invite.as.member': 'Du blir teammedlem: du jobber med saksplaner sammen med teamet.',
+  'onboarding.invite.as.client':
+    'Du blir klient: du deltar i din egen saksplan og snakker med dem som hjelper deg.',
+  'onboarding.invite.as.guest': 'Du blir gjest: du deltar i saksplanene du blir lagt til i.',
+  'onboarding.invite.how': 'Opprett en konto med {email}, eller logg inn hvis du allerede har en.',
+  'onboarding.invite.invalid':
+    'Denne invitasjonslenken gjelder ikke lenger: den ble trukket tilbake eller er allerede brukt. Be den som inviterte deg om å sende en ny.',
+  'onboarding.firstSteps':
+    'Neste steg: inviter kollegene dine (som teammedlemmer) og klientene dine nedenfor. Åpne så Saksplaner for å opprette den første saksplanen og legge dem til i den.',
+  'onboarding.invites.title': 'Åpne invitasjoner',
+  'onboarding.invites.none': 'Ingen åpne invitasjoner.',
+  'onboarding.invites.as': 'som {type}',
+  'onboarding.invites.resend': 'Send igjen',
+  'onboarding.invites.resendLabel': 'Send igjen til {email}',
+  'onboarding.invites.cancel': 'Trekk tilbake',
+  'onboarding.invites.cancelLabel': 'Trekk tilbake invitasjonen til {email}',
+  'onboarding.invites.sent': 'Invitasjon sendt til {email}.',
+  'onboarding.invites.added': '{email} hadde allerede en konto og ble lagt til.',
+  'onboarding.invites.resent': 'Invitasjonen ble sendt igjen til {email}.',
+  'onboarding.invites.cancelled': 'Invitasjonen til {email} ble trukket tilbake.',
+  'onboarding.members.none': 'Ingen medlemmer ennå: en invitert person blir med når invitasjonen er godtatt.',
+  'onboarding.members.typeSaved': '{name} er nå {type}.',
+  'onboarding.members.removed': '{name} ble fjernet fra organisasjonen.',
+  'onboarding.inviteForm.title': 'Inviter noen',
+  'onboarding.inviteForm.email': 'E-post',
+  'onboarding.inviteForm.type': 'Inviter som',
+  'onboarding.inviteForm.submit': 'Send invitasjon',
+  'onboarding.createOrg.title': 'Opprett en organisasjon',
+  'onboarding.createOrg.intro':
+    'Som superadministrator oppretter du organisasjoner og utnevner den første administratoren, som får en invitasjon på e-post.',
+  'onboarding.createOrg.name': 'Navn på organisasjonen',
+  'onboarding.createOrg.adminEmail': 'Administratorens e-post (valgfritt)',
+  'onboarding.createOrg.submit': 'Opprett organisasjon',
+  'onboarding.createOrg.done': '{name} ble opprettet.',
+  'onboarding.createOrg.open': 'Åpne {name}',
+  'onboarding.working': 'Arbeider…',
+};

@@ -47,7 +47,9 @@ export function CaseplanPage() {
   const session = useSession();
   useOpenCaseplan(id, session.status === 'signed-in' ? session.me.uid : null);
   return (
-    <section className="domain-page" aria-labelledby="caseplan-title">
+    // Focusable: the page scrolls in its own column, and a viewer with nothing to edit (a client) must still be
+    // able to scroll it from the keyboard (axe scrollable-region-focusable).
+    <section className="domain-page" aria-labelledby="caseplan-title" tabIndex={0}>
       <LoadState state={caseplan} onRetry={caseplan.reload}>
         {(plan) => <CaseplanView plan={plan} reload={caseplan.reload} />}
       </LoadState>

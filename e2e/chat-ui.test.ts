@@ -226,8 +226,11 @@ describe('chat screen (issue 7) in real Chromium', () => {
     const [maria, chloe] = await Promise.all([user(DEMO.maria.email), user(DEMO.chloe.email)]);
     await Promise.all([openChannel(maria.page, GROUP), openChannel(chloe.page, GROUP)]);
     const cid = cidOf(chloe.page);
-    // A client is no moderator: no channel menu.
-    expect(await chloe.page.getByRole('button', { name: 'Chat options' }).count()).toBe(0);
+    // A client is no moderator: her channel menu has her own list actions but no slow mode.
+    await chloe.page.getByRole('button', { name: 'Chat options' }).click();
+    await chloe.page.getByRole('menuitem', { name: 'Pin to top' }).waitFor();
+    expect(await chloe.page.getByRole('menuitem', { name: 'Slow mode' }).count()).toBe(0);
+    await chloe.page.keyboard.press('Escape');
 
     await setSlowMode(maria.page, '30 seconds');
     await screenshot(maria.page, 'chat-ui-slow-mode-set');

@@ -51,12 +51,18 @@ export interface UserPage {
 export async function openUserPage(
   browser: Browser,
   baseURL: string,
-  options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {},
+  options: {
+    viewport?: { width: number; height: number };
+    colorScheme?: 'light' | 'dark';
+    /** A phone or tablet: touch events and the mobile viewport (`hasTouch`, `isMobile`). */
+    touch?: boolean;
+  } = {},
 ): Promise<UserPage> {
   const context = await browser.newContext({
     baseURL,
     viewport: options.viewport ?? { width: 1200, height: 800 },
     colorScheme: options.colorScheme ?? 'light',
+    ...(options.touch ? { hasTouch: true, isMobile: true } : {}),
   });
   const page = await context.newPage();
   const errors: string[] = [];

@@ -16,6 +16,8 @@ export {
   type ChannelSort,
 } from './channels/channel-list.js';
 export { matchesFilter, type ChannelFilter } from './channels/filter.js';
+export { channelComparator, type ChannelSortSubject } from './channels/channel-sort.js';
+export { ChannelListActions, type MuteOptions, type MuteStatus } from './channels/channel-list-actions.js';
 export {
   newMessageId,
   type LocalMessage,

@@ -118,6 +118,20 @@ describe('per-member state', () => {
     });
     expect(cids(sorted.body)[0]).toBe('messaging:second');
 
+    // The pin is Maria's own: her membership says so, the members list others read does not.
+    type Member = { user_id: string; pinned_at?: string | null; archived_at?: string | null };
+    type WithMembers = { members: Member[]; membership?: Member };
+    const mine = (await maria.call('POST', '/channels/messaging/second/query', {}))
+      .body as unknown as WithMembers;
+    expect(mine.membership?.pinned_at).toBeTruthy();
+    const theirs = (await noah.call('POST', '/channels/messaging/second/query', {}))
+      .body as unknown as WithMembers;
+    const mariaSeen = theirs.members.find((m) => m.user_id === 'maria');
+    expect(mariaSeen).toBeDefined();
+    expect(mariaSeen).not.toHaveProperty('pinned_at');
+    expect(mariaSeen).not.toHaveProperty('archived_at');
+    expect(theirs.membership).toMatchObject({ user_id: 'noah', pinned_at: null, archived_at: null });
+
     await maria.call('PATCH', '/channels/messaging/team/member/maria', { set: { archived: true } });
     expect(
       cids((await maria.call('POST', '/channels', { filter_conditions: { archived: true } })).body),

@@ -12,11 +12,12 @@ import { StateStore, type Store } from '../stores/store.js';
 import { toChatApiError } from '../transport/errors.js';
 import type { ChatChannel } from './channel.js';
 import type { ChannelSnapshot } from './channel-state.js';
+import { channelComparator, type ChannelSort } from './channel-sort.js';
 import { matchesFilter, type ChannelFilter } from './filter.js';
 
 const LOAD_ERROR_NOTICE = 'channels-load-error';
 
-export type ChannelSort = { field: string; direction: 1 | -1 }[];
+export type { ChannelSort } from './channel-sort.js';
 
 export interface ChannelListOptions {
   filter: ChannelFilter;
@@ -35,6 +36,10 @@ export interface ChannelListItem {
   members: readonly ChannelMember[];
   lastMessage?: LocalMessage;
   unreadCount: number;
+  /** The viewer's membership: `pinned_at`, `archived_at` (absent before a query answered for a member). */
+  membership?: ChannelMember;
+  /** The viewer muted the channel (its unread messages leave the totals). */
+  muted: boolean;
   /** The channel instance (same as `client.channel(type, id)`). */
   instance: ChatChannel;
 }
@@ -164,9 +169,19 @@ export class ChannelList {
   }
 
   private handleEvent(event: ChatEvent): void {
+    if (this.store.getSnapshot().status === 'idle') return;
+    if (event.type === 'notification.channel_mutes_updated') {
+      this.recheck(event.me.channel_mutes.map((m) => m.cid));
+      return;
+    }
     const cid = eventCid(event);
-    if (!cid || this.store.getSnapshot().status === 'idle') return;
+    if (!cid) return;
     const me = this.ctx.currentUser()?.id;
+    this.handleChannelEvent(event, cid, me);
+    if (this.has(cid)) this.resort();
+  }
+
+  private handleChannelEvent(event: ChatEvent, cid: string, me: string | undefined): void {
     switch (event.type) {
       case 'notification.invited':
       case 'notification.invite_accepted':
@@ -187,9 +202,12 @@ export class ChannelList {
         if (!this.has(cid)) void this.addIfMatches(cid);
         return;
       case 'channel.updated':
-        // Its data may have moved it into or out of the list's filter.
-        if (!this.has(cid)) void this.addIfMatches(cid);
-        else if (!this.matches(this.ctx.channelByCid(cid))) this.remove(cid);
+        // Its data (or the viewer's mute) may have moved it into or out of the list's filter.
+        this.recheck([cid]);
+        return;
+      case 'member.updated':
+        // The viewer's own pin or archive may have moved it into or out of the list's filter.
+        if (event.member?.user_id === me) this.recheck([cid]);
         return;
       case 'channel.hidden':
       case 'channel.deleted':
@@ -202,6 +220,31 @@ export class ChannelList {
       default:
         return;
     }
+  }
+
+  /**
+   * Channels held that no longer match leave; `cids` not held that now match join. A channel leaving a filter
+   * (archived, unpinned) is still the user's: the active channel stays active, unlike one hidden or left.
+   */
+  private recheck(cids: readonly string[]): void {
+    const leaving = this.channels.filter((c) => !this.matches(c));
+    if (leaving.length > 0) this.setChannels(this.channels.filter((c) => !leaving.includes(c)));
+    for (const cid of cids) if (!this.has(cid)) void this.addIfMatches(cid);
+  }
+
+  /** The comparator of a sort other than the default one, when the client can read its fields. */
+  private get comparator() {
+    if (this.sortsByLastMessage || !this.options.sort) return undefined;
+    return channelComparator(this.options.sort);
+  }
+
+  /** Orders the held channels by the list's sort after a change (pinned first, by unread...). */
+  private resort(): void {
+    const compare = this.comparator;
+    if (!compare) return;
+    const subjects = this.channels.map((channel) => ({ channel, subject: sortSubject(channel) }));
+    const sorted = [...subjects].sort((a, b) => compare(a.subject, b.subject)).map((s) => s.channel);
+    if (sorted.some((c, i) => c !== this.channels[i])) this.setChannels(sorted);
   }
 
   private has(cid: string): boolean {
@@ -258,11 +301,16 @@ export class ChannelList {
     }
   }
 
-  /** Whether a channel belongs in this list: known, not hidden, matching the filter. */
+  /** Whether a channel belongs in this list: known, not hidden (unless the filter asks), matching the filter. */
   private matches(channel: ChatChannel): boolean {
     const state = channel.state.getSnapshot();
-    if (!state.channel || state.channel.hidden) return false;
-    return matchesFilter(this.options.filter, { channel: state.channel, members: state.members });
+    if (!state.channel) return false;
+    if (state.channel.hidden && !('hidden' in this.options.filter)) return false;
+    return matchesFilter(this.options.filter, {
+      channel: state.channel,
+      members: state.members,
+      membership: state.membership,
+    });
   }
 
   /**
@@ -271,6 +319,13 @@ export class ChannelList {
    * is on a page not loaded yet.
    */
   private withInserted(channel: ChatChannel): ChatChannel[] | undefined {
+    const compare = this.comparator;
+    if (compare) {
+      const subject = sortSubject(channel);
+      const at = this.channels.findIndex((c) => compare(subject, sortSubject(c)) < 0);
+      if (at >= 0) return [...this.channels.slice(0, at), channel, ...this.channels.slice(at)];
+      return this.store.getSnapshot().hasNext ? undefined : [...this.channels, channel];
+    }
     if (!this.sortsByLastMessage) return [channel, ...this.channels];
     const key = lastActivity(channel);
     const at = this.channels.findIndex((c) => lastActivity(c) < key);
@@ -323,12 +378,24 @@ export class ChannelList {
       channel: snapshot.channel,
       members: snapshot.members,
       unreadCount: snapshot.unreadCount,
+      muted: snapshot.channel.muted === true,
+      ...(snapshot.membership ? { membership: snapshot.membership } : {}),
       instance: channel,
       ...(lastMessage ? { lastMessage } : {}),
     };
     this.items.set(snapshot, item);
     return item;
   }
+}
+
+function sortSubject(channel: ChatChannel) {
+  const state = channel.state.getSnapshot();
+  return {
+    cid: channel.cid ?? '',
+    channel: state.channel,
+    membership: state.membership,
+    unreadCount: state.unreadCount,
+  };
 }
 
 /** What the default sort orders by: the last message time, else the creation time (as the server). */

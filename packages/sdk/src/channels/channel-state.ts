@@ -43,6 +43,13 @@ export interface ChannelSnapshot {
   typing: Readonly<Record<string, { user: ChatUser; parent_id?: string; at: number }>>;
   watching: boolean;
   watcherCount: number;
+  /**
+   * The connected user's own membership (chat-spec §3 Member): `pinned_at` and `archived_at` of their list
+   * state. Absent until a query answered for a member.
+   */
+  membership?: ChannelMember;
+  /** When the viewer's timed mute ends (ISO); `channel.muted` says whether the channel is muted. */
+  muteExpiresAt?: string;
 }
 
 export function emptyChannelSnapshot(type: string, id: string | undefined): ChannelSnapshot {
@@ -106,8 +113,17 @@ export function hydrate(
     unreadCount: me !== undefined ? (read[me]?.unread_messages ?? state.unreadCount) : state.unreadCount,
     watcherCount: answer.watcher_count,
     error: undefined,
+    ...(answer.membership ? { membership: newerMembership(state.membership, answer.membership) } : {}),
   };
   return withSets(next, sets);
+}
+
+/**
+ * The newer of the held membership and a query's: an answer read before a pin or archive committed (a watch in
+ * flight) must not undo what the PATCH answer or `member.updated` already applied.
+ */
+function newerMembership(held: ChannelMember | undefined, answered: ChannelMember): ChannelMember {
+  return held && held.user_id === answered.user_id && held.updated_at > answered.updated_at ? held : answered;
 }
 
 /** Applies one event for this channel. `me` is the connected user's id. */
@@ -189,7 +205,19 @@ export function applyChannelEvent(
       const member = event.member;
       if (!member) return state;
       const others = state.members.filter((m) => m.user_id !== member.user_id);
-      return { ...state, members: [...others, member] };
+      const own = member.user_id === me ? { membership: { ...state.membership, ...member } } : {};
+      return { ...state, ...own, members: [...others, member] };
+    }
+    case 'notification.channel_mutes_updated': {
+      // The user's whole mute list (chat-spec §7): this channel is muted when it is on it.
+      const mute = event.me.channel_mutes.find((m) => m.cid === state.cid);
+      if (!state.channel) return state;
+      const { muteExpiresAt: _old, ...rest } = state;
+      return {
+        ...rest,
+        channel: { ...state.channel, muted: mute !== undefined },
+        ...(mute?.expires ? { muteExpiresAt: mute.expires } : {}),
+      };
     }
     case 'member.removed': {
       const id = event.member?.user_id ?? event.user?.id;

@@ -42,7 +42,7 @@ import { toChatApiError } from '../transport/errors.js';
 import type { UploadOptions } from '../transport/multipart.js';
 import { deleteUpload, uploadFile, type UploadBody } from '../transport/uploads.js';
 import { TypingExpiry, TypingSender } from '../typing/typing.js';
-import { ChannelMessageActions } from './channel-message-actions.js';
+import { ChannelListActions } from './channel-list-actions.js';
 import {
   applyChannelEvent,
   emptyChannelSnapshot,
@@ -58,10 +58,10 @@ export type ChannelData = { members?: string[] } & Record<string, unknown>;
  * One channel: its observable state, queries, sending with local echo, read marking and typing.
  * Get instances from `client.channel(type, id)`; there is one per cid.
  */
-export class ChatChannel extends ChannelMessageActions {
+export class ChatChannel extends ChannelListActions {
   readonly type: string;
   private channelId: string | undefined;
-  private readonly store: StateStore<ChannelSnapshot>;
+  protected readonly store: StateStore<ChannelSnapshot>;
   private readonly readMarker: ReadMarker;
   private readonly typingSender: TypingSender;
   private readonly typingExpiry: TypingExpiry;
@@ -443,7 +443,7 @@ export class ChatChannel extends ChannelMessageActions {
     }
   }
 
-  private path(): string {
+  protected path(): string {
     if (this.channelId === undefined) throw new Error('Call watch() first: the channel id is not known yet');
     return `/channels/${enc(this.type)}/${enc(this.channelId)}`;
   }

@@ -6,11 +6,14 @@ export type ChannelFilter = Record<string, unknown>;
 export interface FilterSubject {
   channel: Channel;
   members: readonly ChannelMember[];
+  /** The viewer's own membership: `pinned`, `archived` and `joined` read it. */
+  membership?: ChannelMember | undefined;
 }
 
 /**
  * Whether a channel matches a list's filter, so events only add channels the list would have
- * fetched (chat-spec §4). `members` matches member user ids; other fields read the channel data.
+ * fetched (chat-spec §4). `members` matches member user ids; `pinned`, `archived`, `joined` the viewer's
+ * membership; `muted` and `hidden` the viewer's flags on the channel; other fields read the channel data.
  * Unknown operators do not match: a list never shows a channel it cannot vouch for.
  */
 export function matchesFilter(filter: ChannelFilter, subject: FilterSubject): boolean {
@@ -26,9 +29,14 @@ function asArray(value: unknown): ChannelFilter[] {
   return Array.isArray(value) ? (value as ChannelFilter[]) : [];
 }
 
-function fieldValue(field: string, { channel, members }: FilterSubject): unknown {
+function fieldValue(field: string, { channel, members, membership }: FilterSubject): unknown {
   if (field === 'members') return members.map((m) => m.user_id);
   if (field === 'member_count') return channel.member_count;
+  // The viewer's own list state (server: store/channel-filter VIEWER_ONLY), false when absent.
+  if (field === 'pinned') return membership?.pinned_at != null;
+  if (field === 'archived') return membership?.archived_at != null;
+  if (field === 'joined') return membership !== undefined;
+  if (field === 'muted' || field === 'hidden') return channel[field] === true;
   return (channel as Record<string, unknown>)[field];
 }
 

@@ -12,6 +12,7 @@ import { StateStore, type Store } from '../stores/store.js';
 import { ApiClient, type FetchLike } from '../transport/api-client.js';
 import type { XhrConstructor } from '../transport/multipart.js';
 import { getAppSettings } from '../transport/uploads.js';
+import { Debounce } from '../timing/debounce.js';
 import { silentLogger, type Logger } from '../transport/logger.js';
 import { LongPollSocket } from '../transport/long-poll.js';
 import {
@@ -25,7 +26,7 @@ import type { WebSocketConstructor } from '../transport/websocket.js';
 import { EventEmitter, type EventHandler } from './event-emitter.js';
 import { EventStream } from './event-stream.js';
 import { hookBrowserNetwork } from './browser-network.js';
-import { withEventTotals } from './own-user.js';
+import { fetchUnreadTotals, withEventTotals } from './own-user.js';
 import { Recovery } from './recovery.js';
 import { connectUrl } from './urls.js';
 
@@ -59,6 +60,12 @@ export interface ChatClientOptions {
    * no answer within 6 s or fails on the network (chat-spec §4, §9). Off by default.
    */
   longPollFallback?: boolean;
+  /**
+   * Keep `me.total_unread_count` / `unread_channels` current: new messages from others do not carry the totals,
+   * so `GET /unread` is asked 1 s after the last of a burst (and after every mute change). Off by default (a
+   * request per burst per client; a screen showing the totals turns it on).
+   */
+  trackUnreadTotals?: boolean;
 }
 
 export interface ConnectionSnapshot {
@@ -109,6 +116,7 @@ export class ChatClient {
   /** Per-channel sequences: in-order events, gaps filled through `/sync` (client/event-stream). */
   readonly stream: EventStream;
   private removeBrowserHooks: (() => void) | undefined;
+  private readonly totalsRefresh = new Debounce<[]>(() => void this.refreshUnreadTotals(), 1000);
 
   constructor(private readonly options: ChatClientOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -195,6 +203,7 @@ export class ChatClient {
     this.threads.setActive(undefined);
     this.files.clear();
     this.delivery?.dispose();
+    this.totalsRefresh.cancel();
     for (const channel of this.channels.values()) channel.dispose();
     this.channels.clear();
     this.activeStore.set(undefined);
@@ -299,6 +308,20 @@ export class ChatClient {
     );
   }
 
+  /** `GET /unread`: the user's unread totals (`me.total_unread_count`, `me.unread_channels`) fetched afresh. */
+  async refreshUnreadTotals(): Promise<void> {
+    const totals = await fetchUnreadTotals(this.api, this.logger);
+    const me = this.meStore.getSnapshot();
+    if (me && totals) this.meStore.set({ ...me, ...totals });
+  }
+
+  /** A new message another user sent (it may have changed the unread totals). */
+  private fromOthers(event: ChatEvent): boolean {
+    if (event.type !== 'message.new' && event.type !== 'notification.message_new') return false;
+    const message = (event as { message?: Message }).message;
+    return (message?.user?.id ?? message?.user_id) !== this.userId;
+  }
+
   /** @internal Routes one event: channel state, lists, then `on` listeners. */
   dispatch(event: ChatEvent, local = false): void {
     if (
@@ -314,8 +337,11 @@ export class ChatClient {
     const cid = 'cid' in event && typeof event.cid === 'string' ? event.cid : undefined;
     if (cid) this.channels.get(cid)?.handleEvent(event);
     // User data is shown in every channel: members, read state and message authors.
-    if (event.type === 'user.updated')
+    if (event.type === 'user.updated' || event.type === 'notification.channel_mutes_updated')
       for (const channel of this.channels.values()) channel.handleEvent(event);
+    // Muted channels leave the user's unread totals (chat-spec §7 mute): the event does not carry the new ones.
+    if (!local && event.type === 'notification.channel_mutes_updated') void this.refreshUnreadTotals();
+    if (!local && this.options.trackUnreadTotals && this.fromOthers(event)) this.totalsRefresh.call();
     if (!local && event.type === 'message.new') this.reportDelivered(event.message);
     for (const handler of [...this.internal]) handler(event);
     if (!local) this.emitter.emit(event);

@@ -15,6 +15,8 @@ export interface ClientContext {
   streamLoaded?(cid: string, seq: number): void;
   /** Registers a channel under its cid once it is known (distinct channels learn it from the query). */
   registerChannel(cid: string, channel: unknown): void;
+  /** Applies an event to channels, threads and lists without telling `client.on` listeners. */
+  applyLocally(event: ChatEvent): void;
   /** Emits a client-side event (e.g. typing.stop after expiry) to `client.on` listeners. */
   emitLocal(event: ChatEvent): void;
   /** Shows a user-facing notice (chat-spec §8); answers its id. */

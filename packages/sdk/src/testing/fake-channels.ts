@@ -139,13 +139,31 @@ export function queryChannels(
 ): { channels: ChannelState[] } {
   const matching = [...host.channels.values()]
     .filter((r) => r.members.includes(userId) && !r.hidden.has(userId))
-    .filter((r) => matchesFilter(body.filter_conditions ?? {}, channelSubject(r, host.users)))
-    .sort((a, b) => lastMessageAt(b).localeCompare(lastMessageAt(a)));
+    .filter((r) => matchesFilter(body.filter_conditions ?? {}, channelSubject(r, host.users, userId)))
+    .sort(fakeChannelOrder(userId, body.sort));
   const offset = body.offset ?? 0;
   const page = matching.slice(offset, offset + (body.limit ?? 25));
   const messageLimit = body.message_limit ?? 25;
   return {
     channels: page.map((r) => presentChannelState(r, r.messages.slice(-messageLimit), host.users, userId)),
+  };
+}
+
+/**
+ * The order of `POST /channels` (newest message first by default). Sorts by `pinned_at` or `archived_at` first put
+ * the viewer's pinned (archived) channels first, newest first, as the server's `NULLS LAST` does; the rest by
+ * newest message.
+ */
+function fakeChannelOrder(userId: string, sort: QueryChannelsRequest['sort']) {
+  const first = sort?.[0]?.field;
+  const key = first === 'pinned_at' || first === 'archived_at' ? first : undefined;
+  return (a: FakeChannelRecord, b: FakeChannelRecord) => {
+    if (key) {
+      const x = a.listState?.get(userId)?.[key];
+      const y = b.listState?.get(userId)?.[key];
+      if (x !== y) return x === undefined ? 1 : y === undefined ? -1 : y.localeCompare(x);
+    }
+    return lastMessageAt(b).localeCompare(lastMessageAt(a));
   };
 }
 

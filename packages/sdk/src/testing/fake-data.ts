@@ -24,6 +24,11 @@ export interface FakeChannelRecord {
   lastSeq: number;
   /** The channel type's `url_enrichment` (off unless a test turns it on). */
   urlEnrichment?: boolean;
+  /** Each user's own list state (pinned, archived, muted): testing/fake-membership. */
+  listState?: Map<
+    string,
+    { pinned_at?: string; archived_at?: string; muted?: boolean; mute_expires?: string; updated_at?: string }
+  >;
   /** Capabilities the viewer lacks (tests of capability rules). */
   withoutCapabilities?: string[];
 }
@@ -41,7 +46,9 @@ export function presentChannel(record: FakeChannelRecord, viewer?: string): Chan
     ...(last ? { last_message_at: last.created_at } : {}),
     member_count: record.members.length,
     last_seq: record.lastSeq,
-    ...(viewer !== undefined && record.members.includes(viewer) ? { hidden: record.hidden.has(viewer) } : {}),
+    ...(viewer !== undefined && record.members.includes(viewer)
+      ? { hidden: record.hidden.has(viewer), muted: mutedNow(record, viewer) }
+      : {}),
     frozen: false,
     config: {
       ...DEFAULT_CHANNEL_TYPE_SETTINGS,
@@ -101,10 +108,34 @@ export function buildMessage(
   };
 }
 
+/** A mute in force now (a timed one ends by itself). */
+function mutedNow(record: FakeChannelRecord, viewer: string): boolean {
+  const state = record.listState?.get(viewer);
+  return state?.muted === true && (!state.mute_expires || Date.parse(state.mute_expires) > Date.now());
+}
+
+/** The viewer's own member record, with their pinned and archived times. */
+export function presentViewerMember(
+  record: FakeChannelRecord,
+  users: Map<string, ChatUser>,
+  viewer: string,
+): ChannelMember {
+  const state = record.listState?.get(viewer) ?? {};
+  return {
+    ...presentMember(users.get(viewer) ?? { id: viewer }, record.createdAt),
+    ...(state.updated_at ? { updated_at: state.updated_at } : {}),
+    pinned_at: state.pinned_at ?? null,
+    archived_at: state.archived_at ?? null,
+  };
+}
+
 export function channelSubject(record: FakeChannelRecord, users: Map<string, ChatUser>, viewer?: string) {
   return {
     channel: presentChannel(record, viewer),
     members: record.members.map((id) => presentMember(users.get(id) ?? { id }, record.createdAt)),
+    ...(viewer !== undefined && record.members.includes(viewer)
+      ? { membership: presentViewerMember(record, users, viewer) }
+      : {}),
   };
 }
 
@@ -114,9 +145,10 @@ export function presentChannelState(
   users: Map<string, ChatUser>,
   viewer?: string,
 ): ChannelState {
-  const { channel, members } = channelSubject(record, users, viewer);
+  const { channel, members, membership } = channelSubject(record, users, viewer);
   return {
     channel,
+    ...(membership ? { membership } : {}),
     messages,
     pinned_messages: [],
     members,

@@ -29,6 +29,7 @@ import {
 import { buildMessage, type FakeChannelRecord } from './fake-data.js';
 import { addReply, routeExtras, type FakeMessageHost } from './fake-messages.js';
 import { FakePollSession } from './fake-longpoll.js';
+import { routeMembership } from './fake-membership.js';
 import { checkUploadAnswer, routeUploads, type FakeUpload, type FakeUploadHost } from './fake-uploads.js';
 import { FakeWebSocket, type FakeConnection, type FakeSocketHost } from './fake-websocket.js';
 
@@ -520,6 +521,8 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     if (upload !== undefined) return upload;
     const extra = routeExtras(this, request, segments, body, userId);
     if (extra !== undefined) return extra;
+    const membership = routeMembership(this, request, segments, body, userId);
+    if (membership !== undefined) return membership;
     if (segments[0] === 'channels' && request.method === 'POST') {
       const [, type = '', idOrQuery = '', action] = segments;
       if (idOrQuery === 'query' && segments.length === 3) {

@@ -3,6 +3,7 @@ import type { ChatClient } from '@caseroom/sdk';
 import { Modal } from '../ui/Modal';
 import { ChannelPanel } from './channel/ChannelPanel';
 import { useKeyboardOffset } from './composer/keyboardOffset';
+import './popupFit.css';
 
 interface ChatPopupProps {
   client: ChatClient;

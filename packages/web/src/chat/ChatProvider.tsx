@@ -64,7 +64,12 @@ async function connectChat(
   created: (client: ChatClient) => boolean,
 ): Promise<ChatClient> {
   const config = await publicConfig();
-  const client = new ChatClient({ apiKey: config.chatApiKey, baseUrl: config.chatBaseUrl });
+  // The channel list shows the unread total of the chats not muted: kept current by the SDK.
+  const client = new ChatClient({
+    apiKey: config.chatApiKey,
+    baseUrl: config.chatBaseUrl,
+    trackUnreadTotals: true,
+  });
   if (!created(client)) return client;
   let first = true;
   await client.connectUser(user, () => {

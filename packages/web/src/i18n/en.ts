@@ -5,12 +5,14 @@
 import { enAttachments } from './enAttachments';
 import { enCaseplanEdit } from './enCaseplanEdit';
 import { enOnboarding } from './enOnboarding';
+import { enChatList } from './enChatList';
 import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
   ...enCaseplanEdit,
   ...enOnboarding,
+  ...enChatList,
   ...enPolicies,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',

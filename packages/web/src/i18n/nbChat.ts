@@ -1,9 +1,11 @@
 import type { MessageKey } from './en';
 import { nbAttachments } from './nbAttachments';
+import { nbChatList } from './nbChatList';
 
 /** Norsk bokmål for the chat screens (issue 7). */
 export const nbChat: Partial<Record<MessageKey, string>> = {
   ...nbAttachments,
+  ...nbChatList,
   'chat.connecting': 'Kobler til chatten…',
   'chat.connectError': 'Feil ved tilkobling til chatten. Last inn siden på nytt for å prøve igjen.',
   'chat.channels.title': 'Chatter',

@@ -1,8 +1,10 @@
-import { useEffect, type RefObject } from 'react';
+import type { RefObject } from 'react';
+import { useLayer } from './layers';
 
 /**
  * Calls `onDismiss` on Escape or on a pointer press outside `ref` while `open` (chat-spec §2: popups and
- * modals close on Escape or a click outside). Presses inside `ignore` (e.g. the toggle button) do not count.
+ * modals close on Escape or a click outside), as one layer of the page's layer stack (ui/layers): only the
+ * top-most layer closes. Presses inside `ignore` (e.g. the toggle button) do not count.
  */
 export function useDismiss(
   ref: RefObject<HTMLElement | null>,
@@ -10,24 +12,8 @@ export function useDismiss(
   onDismiss: () => void,
   ignore?: RefObject<HTMLElement | null>,
 ): void {
-  useEffect(() => {
-    if (!open) return;
-    function onKey(event: KeyboardEvent) {
-      if (event.key === 'Escape') {
-        event.stopPropagation();
-        onDismiss();
-      }
-    }
-    function onPointer(event: PointerEvent) {
-      const target = event.target as Node | null;
-      if (!target || ref.current?.contains(target) || ignore?.current?.contains(target)) return;
-      onDismiss();
-    }
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [ref, open, onDismiss, ignore]);
+  useLayer(open, {
+    onDismiss: () => onDismiss(),
+    contains: (target) => Boolean(ref.current?.contains(target) || ignore?.current?.contains(target)),
+  });
 }

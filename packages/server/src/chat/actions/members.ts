@@ -3,7 +3,7 @@ import type { Queryable } from '../../platform/db.js';
 import type { Actor, ChatContext } from '../context.js';
 import { inputError, notAllowed, notFound } from '../errors.js';
 import { channelForActor, requireCapability } from '../policy/channel-access.js';
-import { presentChannel, presentMember } from '../presenters/channel.js';
+import { presentChannel, presentMember, presentOwnMember } from '../presenters/channel.js';
 import { lockSeq, write, type Outbox } from '../realtime/outbox.js';
 import { getChannel, getMember, memberIds } from '../store/channels.js';
 import { getRole } from '../store/policy.js';
@@ -151,7 +151,7 @@ export async function updateMemberPartial(
     }
     const member = await getMember(q, cid, userId);
     if (!member) throw notFound(`user "${userId}" is not a member of "${cid}"`);
-    const presented = presentMember(member, (await getUsers(q, [userId])).get(userId));
+    const presented = presentOwnMember(member, (await getUsers(q, [userId])).get(userId));
     out.notify(userId, {
       type: 'member.updated',
       ...channelIds(access.channel),

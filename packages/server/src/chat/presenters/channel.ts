@@ -77,11 +77,20 @@ export function isMuted(member: MemberRow): boolean {
   return member.muted && (!member.mute_expires || new Date(member.mute_expires).getTime() > Date.now());
 }
 
+/**
+ * A member as other members see it: without their own list state (`pinned_at`, `archived_at`), which is theirs
+ * alone (a client need not learn that their case worker archived the chat).
+ */
 export function presentMember(row: MemberRow, user?: UserRow): ChannelMember {
-  return memberWith(row, user ? presentUser(user) : undefined);
+  return memberWith(row, user ? presentUser(user) : undefined, false);
 }
 
-function memberWith(row: MemberRow, user: ChatUser | undefined): ChannelMember {
+/** The member as they see themselves (`membership`, their own `member.updated`): with `pinned_at`, `archived_at`. */
+export function presentOwnMember(row: MemberRow, user?: UserRow): ChannelMember {
+  return memberWith(row, user ? presentUser(user) : undefined, true);
+}
+
+function memberWith(row: MemberRow, user: ChatUser | undefined, own: boolean): ChannelMember {
   return {
     user_id: row.user_id,
     ...(user ? { user } : {}),
@@ -91,15 +100,14 @@ function memberWith(row: MemberRow, user: ChatUser | undefined): ChannelMember {
     ...(row.invited ? { invited: true } : {}),
     ...(row.invite_accepted_at ? { invite_accepted_at: iso(row.invite_accepted_at) } : {}),
     ...(row.invite_rejected_at ? { invite_rejected_at: iso(row.invite_rejected_at) } : {}),
-    pinned_at: iso(row.pinned_at) ?? null,
-    archived_at: iso(row.archived_at) ?? null,
+    ...(own ? { pinned_at: iso(row.pinned_at) ?? null, archived_at: iso(row.archived_at) ?? null } : {}),
     banned: row.banned,
     shadow_banned: row.shadow_banned,
   };
 }
 
 export function presentMemberWithUser(row: MemberWithUser): ChannelMember {
-  return memberWith(row, presentUserOnce(row.user));
+  return memberWith(row, presentUserOnce(row.user), false);
 }
 
 /** The read state of one member (chat-spec §3 Channel state `read`). */

@@ -6,7 +6,12 @@ import {
 } from '@caseroom/protocol';
 import type { Queryable } from '../../platform/db.js';
 import type { Actor } from '../context.js';
-import { presentChannel, presentMember, presentMemberWithUser, presentRead } from '../presenters/channel.js';
+import {
+  presentChannel,
+  presentMemberWithUser,
+  presentOwnMember,
+  presentRead,
+} from '../presenters/channel.js';
 import { presentMessage } from '../presenters/message.js';
 import { getMemberships, listMembers } from '../store/channels.js';
 import { latestMessages, listMessages, loadLookups, pinnedMessages } from '../store/messages.js';
@@ -98,7 +103,7 @@ export async function channelStates(
       messages: (messagesByCid.get(c.cid) ?? []).map((m) => presentMessage(m, lookups)),
       pinned_messages: (pinnedByCid.get(c.cid) ?? []).map((m) => presentMessage(m, lookups)),
       members: list.map(presentMemberWithUser),
-      ...(membership ? { membership: presentMember(membership) } : {}),
+      ...(membership ? { membership: presentOwnMember(membership) } : {}),
       read: after.has(c.cid) ? list.map(presentRead) : [],
       watcher_count: options.watcherCount?.(c.cid) ?? 0,
     };

@@ -15,6 +15,8 @@ import type { ListDirection } from '../list/listDirection';
 import { MessageListContext, type MessageListContextValue } from '../list/MessageListContext';
 import { NotificationList } from '../notices/NotificationList';
 import type { ChatMessage } from '../sdkTypes';
+import { ChannelSearchButton } from '../search/ChannelSearchButton';
+import { useJumpRequest } from '../search/useJumpRequest';
 import { ThreadList } from '../threads/ThreadList';
 import { ThreadPanel } from '../threads/ThreadPanel';
 import { useStore } from '../useStore';
@@ -112,6 +114,9 @@ export const ChannelPanel = memo(function ChannelPanel({
     [client, channel, viewerId, capabilities, openThread, highlightedId],
   );
 
+  // A search result across channels opens this channel with the message to jump to.
+  useJumpRequest(Boolean(state.channel) && !state.loading, context.jumpToMessage);
+
   const error = state.error ?? watchError;
   const typing = Object.values(state.typing)
     .filter((entry) => !entry.parent_id && entry.user.id !== viewerId)
@@ -134,7 +139,20 @@ export const ChannelPanel = memo(function ChannelPanel({
           onBack={onBack}
           threadsOpen={side !== undefined}
           unreadThreads={unreadThreads}
-          menu={<ChannelMenu client={client} channel={state.channel} />}
+          menu={
+            <>
+              {capabilities?.includes('search-messages') && state.cid ? (
+                <ChannelSearchButton
+                  client={client}
+                  viewerId={viewerId}
+                  cid={state.cid}
+                  name={title}
+                  onJump={context.jumpToMessage}
+                />
+              ) : null}
+              <ChannelMenu client={client} channel={state.channel} />
+            </>
+          }
           onToggleThreads={() => {
             if (side) {
               client.threads.setActive(undefined);

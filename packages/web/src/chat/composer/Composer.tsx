@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useState, type KeyboardEvent, type RefObject } from 'react';
 import { t } from '../../i18n/t';
 import { CloseIcon, SendIcon, SmileIcon } from '../../ui/icons';
+import { useLayer } from '../../ui/layers';
 import { QuotedMessage } from '../message/QuotedMessage';
 import type { ComposerHandle } from '../sdkTypes';
 import { useStore } from '../useStore';
@@ -36,12 +37,15 @@ export function Composer({ composer, mode, inputRef, autoFocus, voice }: Compose
   const recorder = useVoiceRecorder(voice, composer);
   const [active, setActive] = useState(0);
   const [emoji, setEmoji] = useState(false);
+  const [emojiButton, setEmojiButton] = useState<HTMLButtonElement | null>(null);
   const inputId = useId();
   const hintId = useId();
   const listId = useId();
   const suggestions = state.suggestions;
   const open = Boolean(suggestions && (suggestions.items.length > 0 || suggestions.loading));
   const drop = useFileDrop(composer.attachments);
+  // The dropdown is a layer of the page's stack: Escape closes it, not the chat popup around the composer.
+  useLayer(open, { onDismiss: () => composer.closeSuggestions() });
 
   useEffect(() => setActive(0), [suggestions?.query, suggestions?.trigger]);
   useEffect(() => {
@@ -75,11 +79,7 @@ export function Composer({ composer, mode, inputRef, autoFocus, voice }: Compose
         if (item) composer.select(item);
         return;
       }
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        composer.closeSuggestions();
-        return;
-      }
+      if (event.key === 'Escape') return; // the layer stack closes the dropdown (above)
     }
     if (event.key === 'Escape' && state.editing) {
       event.preventDefault();
@@ -193,6 +193,7 @@ export function Composer({ composer, mode, inputRef, autoFocus, voice }: Compose
         </span>
         <div className="composer-tools">
           <button
+            ref={setEmojiButton}
             type="button"
             className="icon-button"
             aria-label={t('chat.composer.emoji')}
@@ -204,7 +205,7 @@ export function Composer({ composer, mode, inputRef, autoFocus, voice }: Compose
           {voice && !state.editing ? <VoiceRecordButton recorder={recorder.recorder} voice={voice} /> : null}
           {emoji ? (
             <Suspense fallback={<div className="popover emoji-popover muted">{t('app.loading')}</div>}>
-              <EmojiPicker onPick={insertEmoji} onClose={() => setEmoji(false)} />
+              <EmojiPicker onPick={insertEmoji} onClose={() => setEmoji(false)} anchor={emojiButton} />
             </Suspense>
           ) : null}
         </div>

@@ -1,22 +1,56 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { t } from '../../i18n/t';
-import { useDismiss } from '../../ui/useDismiss';
+import { dismissTopLayer, useLayer } from '../../ui/layers';
+import { usePopoverPosition } from '../../ui/usePopoverPosition';
 
 /**
  * The emoji picker (emoji-mart, its data bundled: no CDN). Loaded on first use, so neither the picker nor its
- * data is part of the first load.
+ * data is part of the first load. A layer of the page's stack, placed above its button and kept on screen (it is
+ * nearly as wide as a phone).
  */
 export default function EmojiPicker({
   onPick,
   onClose,
+  anchor,
 }: {
   onPick: (native: string) => void;
   onClose: () => void;
+  /** The emoji button: the picker sits by it, a press on it is not "outside", Escape gives it the focus back. */
+  anchor?: HTMLElement | null;
 }) {
   const host = useRef<HTMLDivElement>(null);
   const pick = useRef(onPick);
   pick.current = onPick;
-  useDismiss(host, true, onClose);
+  const position = usePopoverPosition(true, 'top-end', anchor ?? null);
+  const { setFloating } = position;
+  const hostRef = useCallback(
+    (element: HTMLDivElement | null) => {
+      host.current = element;
+      setFloating(element);
+    },
+    [setFloating],
+  );
+  useLayer(true, {
+    onDismiss: (reason) => {
+      onClose();
+      if (reason === 'escape') anchor?.focus();
+    },
+    contains: (target) => Boolean(host.current?.contains(target) || anchor?.contains(target)),
+  });
+
+  // emoji-mart's search field takes Escape to clear or leave the search; here, as everywhere, Escape closes the
+  // top-most layer, which is this picker. Caught on the way in, before the field sees it.
+  useEffect(() => {
+    const element = host.current;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.isComposing) return;
+      event.stopPropagation();
+      event.preventDefault();
+      dismissTopLayer('escape');
+    };
+    element?.addEventListener('keydown', onKey, true);
+    return () => element?.removeEventListener('keydown', onKey, true);
+  }, []);
 
   useEffect(() => {
     let cancelled = false;
@@ -41,6 +75,13 @@ export default function EmojiPicker({
   }, []);
 
   return (
-    <div ref={host} className="popover emoji-popover" role="dialog" aria-label={t('chat.composer.emoji')} />
+    <div
+      ref={hostRef}
+      style={position.style}
+      data-floating=""
+      className="popover emoji-popover"
+      role="dialog"
+      aria-label={t('chat.composer.emoji')}
+    />
   );
 }

@@ -6,6 +6,7 @@ import { initialOf } from '../format';
 import { participantsOf, previewParticipants, roleBadge, type Participant } from '../participants';
 import { ParticipantName } from './ParticipantName';
 import { ParticipantsMore } from './ParticipantsMore';
+import './channelHeader.css';
 
 interface ChannelHeaderProps {
   channel: Channel;
@@ -59,7 +60,7 @@ export function ChannelHeader(props: ChannelHeaderProps) {
       )}
       <div className="channel-heading">
         <div className="channel-title-row">
-          <h2 id={titleId} className="channel-title">
+          <h2 id={titleId} className="channel-title" title={title}>
             {title}
           </h2>
           {badge ? (

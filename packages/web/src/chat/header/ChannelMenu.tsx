@@ -1,10 +1,11 @@
-import { useCallback, useId, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { Channel } from '@caseroom/protocol';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { MoreIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
-import { useDismiss } from '../../ui/useDismiss';
+import { useMenuButton } from '../../ui/useMenuButton';
+import { ChannelListMenuItems } from './ChannelListMenuItems';
 
 /** The slow-mode choices in seconds (0 is off). */
 const SLOW_MODE_CHOICES = [0, 10, 30, 60, 300, 900] as const;
@@ -15,53 +16,42 @@ interface ChannelMenuProps {
 }
 
 /**
- * The channel's own menu in the header. Today one entry: "Slow mode", for those with `set-channel-cooldown`
- * (team members moderate the product's chats); the menu is absent when nothing in it is allowed.
+ * The channel's own menu in the header: the member's own list state (pin, mute, archive, hide) for everyone,
+ * and "Slow mode" for those with `set-channel-cooldown` (team members moderate the product's chats).
  */
 export function ChannelMenu({ client, channel }: ChannelMenuProps) {
   const [open, setOpen] = useState(false);
   const [dialog, setDialog] = useState(false);
-  const menu = useRef<HTMLDivElement>(null);
-  const toggle = useRef<HTMLButtonElement>(null);
-  const menuId = useId();
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(menu, open, close, toggle);
-  if (!channel.own_capabilities.includes('set-channel-cooldown')) return null;
+  // The WAI-ARIA menu button, placed so it stays on screen, Escape closing it and not the popup around it.
+  const menu = useMenuButton({ open, onOpenChange: setOpen });
+  const canSlowMode = channel.own_capabilities.includes('set-channel-cooldown');
 
   return (
     <div className="channel-menu">
       <button
-        ref={toggle}
+        {...menu.triggerProps}
         type="button"
         className="icon-button"
         aria-label={t('chat.channelMenu.label')}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        onClick={() => setOpen((o) => !o)}
       >
         <MoreIcon />
       </button>
       {open ? (
-        <div
-          ref={menu}
-          id={menuId}
-          role="menu"
-          className="popover menu"
-          aria-label={t('chat.channelMenu.label')}
-        >
-          <button
-            type="button"
-            role="menuitem"
-            className="menu-item"
-            autoFocus
-            onClick={() => {
-              setOpen(false);
-              setDialog(true);
-            }}
-          >
-            {t('chat.slowMode.title')}
-          </button>
+        <div {...menu.menuProps} className="popover menu" aria-label={t('chat.channelMenu.label')}>
+          <ChannelListMenuItems client={client} channel={channel} onDone={() => setOpen(false)} />
+          {canSlowMode ? (
+            <button
+              type="button"
+              role="menuitem"
+              className="menu-item"
+              onClick={() => {
+                setOpen(false);
+                setDialog(true);
+              }}
+            >
+              {t('chat.slowMode.title')}
+            </button>
+          ) : null}
         </div>
       ) : null}
       {dialog ? <SlowModeDialog client={client} channel={channel} onClose={() => setDialog(false)} /> : null}

@@ -1,13 +1,15 @@
 import { useCallback, useId, useRef, useState } from 'react';
 import { t } from '../../i18n/t';
 import { CloseIcon } from '../../ui/icons';
-import { useDismiss } from '../../ui/useDismiss';
+import { useLayer } from '../../ui/layers';
+import { usePopoverPosition } from '../../ui/usePopoverPosition';
 import type { Participant } from '../participants';
 import { ParticipantName } from './ParticipantName';
 
 /**
  * '+ N more' and its 'All Participants' popup (product-spec §2): opens on hover with a mouse, on tap or
- * click otherwise (and with the keyboard); closes with its close button, Escape or a click outside.
+ * click otherwise (and with the keyboard); closes with its close button, Escape (the focus back on '+ N more')
+ * or a click outside. Placed below the button and kept on screen (a phone's narrow header).
  */
 export function ParticipantsMore({
   participants,
@@ -24,12 +26,34 @@ export function ParticipantsMore({
   const close = useCallback(() => setOpen(false), []);
   // A mouse opens it on hover; the click that follows must not close it again.
   const hovered = useRef(false);
-  useDismiss(popup, open, close, toggle);
+  const position = usePopoverPosition(open, 'bottom-start');
+  const { setReference, setFloating } = position;
+  useLayer(open, {
+    onDismiss: (reason) => {
+      close();
+      if (reason === 'escape') toggle.current?.focus();
+    },
+    contains: (target) => Boolean(popup.current?.contains(target) || toggle.current?.contains(target)),
+  });
+  const toggleRef = useCallback(
+    (element: HTMLButtonElement | null) => {
+      toggle.current = element;
+      setReference(element);
+    },
+    [setReference],
+  );
+  const popupRef = useCallback(
+    (element: HTMLDivElement | null) => {
+      popup.current = element;
+      setFloating(element);
+    },
+    [setFloating],
+  );
 
   return (
     <span className="participants-more">
       <button
-        ref={toggle}
+        ref={toggleRef}
         type="button"
         className="link-button"
         aria-expanded={open}
@@ -51,7 +75,9 @@ export function ParticipantsMore({
       </button>
       {open ? (
         <div
-          ref={popup}
+          ref={popupRef}
+          style={position.style}
+          data-floating=""
           id={popupId}
           className="popover participants-popup"
           role="dialog"

@@ -6,11 +6,13 @@ import { useMessageListContext } from '../list/MessageListContext';
 import type { ChatMessage } from '../sdkTypes';
 import { AttachmentList } from './attachments/AttachmentList';
 import { failureKind } from './messageActions';
+import { messageKeyProps } from './messageKeys';
 import { MessageMenu } from './MessageMenu';
 import { MessageText } from './MessageText';
 import { QuotedMessage } from './QuotedMessage';
 import { ReactionsBar } from './ReactionsBar';
 import { useLongPress } from './useLongPress';
+import './messageKeyboard.css';
 
 interface MessageBubbleProps {
   message: ChatMessage;
@@ -22,7 +24,8 @@ interface MessageBubbleProps {
 /**
  * One message (chat-spec §2 bubble): sender and time at the top of a group, markdown text with mentions, the
  * quoted message, reactions, the thread link, the edited flag, failed states with retry, the deleted display,
- * and the actions menu (hover or focus, click, or a 400 ms press on touch).
+ * and the actions menu (hover or focus, click, or a 400 ms press on touch). The bubble is focusable: the actions
+ * show while it holds the focus, and Enter (or the context-menu key) on it opens the menu.
  */
 export const MessageBubble = memo(function MessageBubble({ message, position, readBy }: MessageBubbleProps) {
   const ctx = useMessageListContext();
@@ -54,6 +57,7 @@ export const MessageBubble = memo(function MessageBubble({ message, position, re
       data-message-id={message.id}
       data-status={message.status}
       aria-label={t('chat.message.from', { name: own ? t('chat.message.you') : sender })}
+      {...messageKeyProps(!deleted, () => setMenuOpen(true))}
       {...longPress}
     >
       {showHead ? (

@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useState } from 'react';
 import { t } from '../../i18n/t';
 import { MoreIcon, SmileIcon } from '../../ui/icons';
 import { Modal } from '../../ui/Modal';
-import { useDismiss } from '../../ui/useDismiss';
+import { useMenuButton } from '../../ui/useMenuButton';
 import { useMessageListContext } from '../list/MessageListContext';
 import type { ChatMessage } from '../sdkTypes';
 import { availableActions, type MessageAction } from './messageActions';
@@ -15,16 +15,17 @@ interface MessageMenuProps {
   onOpenChange: (open: boolean) => void;
 }
 
-/** The actions of one message (chat-spec §2, §6), each shown only with its capability. */
+/**
+ * The actions of one message (chat-spec §2, §6), each shown only with its capability: a WAI-ARIA menu button
+ * (ui/useMenuButton) placed so it is never cut off, and the reactions picker beside it. The same menu opens on a
+ * click, from the keyboard and on a long press on touch, so every way offers every action the viewer has.
+ */
 export function MessageMenu({ message, open, onOpenChange }: MessageMenuProps) {
   const ctx = useMessageListContext();
   const [picker, setPicker] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const menu = useRef<HTMLDivElement>(null);
-  const toggle = useRef<HTMLButtonElement>(null);
-  const menuId = useId();
-  const close = useCallback(() => onOpenChange(false), [onOpenChange]);
-  useDismiss(menu, open, close, toggle);
+  const [smile, setSmile] = useState<HTMLButtonElement | null>(null);
+  const menu = useMenuButton({ open, onOpenChange });
   const actions = availableActions(message, {
     capabilities: ctx.capabilities,
     viewerId: ctx.viewerId,
@@ -32,14 +33,12 @@ export function MessageMenu({ message, open, onOpenChange }: MessageMenuProps) {
     clipboard: typeof navigator !== 'undefined' && Boolean(navigator.clipboard?.writeText),
   });
 
-  useEffect(() => {
-    if (open) menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
-  }, [open]);
-
   if (actions.length === 0) return null;
 
-  function run(action: MessageAction) {
-    close();
+  /** `keyboard`: chosen with Enter or Space, so the focus goes back to the menu button unless the action moves it. */
+  function run(action: MessageAction, keyboard: boolean) {
+    onOpenChange(false);
+    if (keyboard && !['reply', 'quote', 'react', 'edit'].includes(action)) menu.focusTrigger();
     const { channel, composer } = ctx;
     const ignore = () => undefined; // failures show the SDK's §8 notice
     switch (action) {
@@ -68,19 +67,6 @@ export function MessageMenu({ message, open, onOpenChange }: MessageMenuProps) {
     }
   }
 
-  function onMenuKey(event: KeyboardEvent<HTMLDivElement>) {
-    const items = [...(menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];
-    const at = items.indexOf(document.activeElement as HTMLElement);
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      const next = (at + (event.key === 'ArrowDown' ? 1 : -1) + items.length) % items.length;
-      items[next]?.focus();
-    } else if (event.key === 'Escape' || event.key === 'Tab') {
-      close();
-      if (event.key === 'Escape') toggle.current?.focus();
-    }
-  }
-
   const label = (action: MessageAction) =>
     action === 'pin' && message.pinned ? t('chat.action.unpin') : t(`chat.action.${action}`);
 
@@ -88,6 +74,7 @@ export function MessageMenu({ message, open, onOpenChange }: MessageMenuProps) {
     <div className="message-actions" data-open={open || picker || undefined}>
       {actions.includes('react') ? (
         <button
+          ref={setSmile}
           type="button"
           className="icon-button"
           aria-label={t('chat.action.react')}
@@ -97,27 +84,11 @@ export function MessageMenu({ message, open, onOpenChange }: MessageMenuProps) {
           <SmileIcon />
         </button>
       ) : null}
-      <button
-        ref={toggle}
-        type="button"
-        className="icon-button"
-        aria-label={t('chat.action.menu')}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? menuId : undefined}
-        onClick={() => onOpenChange(!open)}
-      >
+      <button {...menu.triggerProps} type="button" className="icon-button" aria-label={t('chat.action.menu')}>
         <MoreIcon />
       </button>
       {open ? (
-        <div
-          ref={menu}
-          id={menuId}
-          role="menu"
-          className="popover menu"
-          aria-label={t('chat.action.menu')}
-          onKeyDown={onMenuKey}
-        >
+        <div {...menu.menuProps} className="popover menu" aria-label={t('chat.action.menu')}>
           {actions.map((action) => (
             <button
               key={action}
@@ -125,14 +96,21 @@ export function MessageMenu({ message, open, onOpenChange }: MessageMenuProps) {
               role="menuitem"
               tabIndex={-1}
               className={`menu-item${action === 'delete' ? ' menu-item-danger' : ''}`}
-              onClick={() => run(action)}
+              onClick={(event) => run(action, event.detail === 0)}
             >
               {label(action)}
             </button>
           ))}
         </div>
       ) : null}
-      {picker ? <ReactionPicker message={message} onClose={() => setPicker(false)} /> : null}
+      {picker ? (
+        <ReactionPicker
+          message={message}
+          // The smiley button is there whenever reacting is (the menu's "React" opens the picker there too).
+          anchor={smile}
+          onClose={() => setPicker(false)}
+        />
+      ) : null}
       {confirmDelete ? (
         <Modal title={t('chat.delete.title')} onClose={() => setConfirmDelete(false)} className="modal-small">
           <p>{t('chat.delete.body')}</p>

@@ -2,8 +2,10 @@ import { useEffect, useId, useMemo } from 'react';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { CloseIcon } from '../../ui/icons';
+import { LayerScope } from '../../ui/layers';
 import type { ChannelHandle, ChatMessage, ThreadHandle } from '../sdkTypes';
 import { useStore } from '../useStore';
+import { usePanelLayer } from './usePanelLayer';
 
 interface ThreadListProps {
   client: ChatClient;
@@ -18,6 +20,7 @@ interface ThreadListProps {
  */
 export function ThreadList({ client, channel, onOpen, onClose }: ThreadListProps) {
   const titleId = useId();
+  const layer = usePanelLayer(onClose);
   const listState = useStore(client.threads.state);
   useEffect(() => {
     client.threads.load().catch(() => undefined);
@@ -29,43 +32,50 @@ export function ThreadList({ client, channel, onOpen, onClose }: ThreadListProps
   );
 
   return (
-    <aside className="side-panel thread-list" aria-labelledby={titleId}>
-      <header className="side-panel-header">
-        <h2 id={titleId} className="side-panel-title">
-          {t('chat.threads.title')}
-        </h2>
-        <button type="button" className="icon-button" aria-label={t('chat.threads.close')} onClick={onClose}>
-          <CloseIcon />
-        </button>
-      </header>
-      {listState.status === 'loading' && threads.length === 0 ? (
-        <p className="panel-message muted" role="status">
-          {t('app.loading')}
-        </p>
-      ) : listState.status === 'error' ? (
-        <p className="panel-message inline-error" role="alert">
-          {t('chat.threads.error')}
-        </p>
-      ) : threads.length === 0 ? (
-        <p className="panel-message muted">{t('chat.threads.empty')}</p>
-      ) : (
-        <ul className="thread-items">
-          {threads.map((thread) => (
-            <ThreadRow key={thread.id} thread={thread} onOpen={onOpen} />
-          ))}
-        </ul>
-      )}
-      {listState.hasNext ? (
-        <button
-          type="button"
-          className="button button-small thread-more"
-          disabled={listState.status === 'loading'}
-          onClick={() => void client.threads.loadMore().catch(() => undefined)}
-        >
-          {t('chat.threads.more')}
-        </button>
-      ) : null}
-    </aside>
+    <LayerScope layer={layer}>
+      <aside className="side-panel thread-list" aria-labelledby={titleId}>
+        <header className="side-panel-header">
+          <h2 id={titleId} className="side-panel-title">
+            {t('chat.threads.title')}
+          </h2>
+          <button
+            type="button"
+            className="icon-button"
+            aria-label={t('chat.threads.close')}
+            onClick={onClose}
+          >
+            <CloseIcon />
+          </button>
+        </header>
+        {listState.status === 'loading' && threads.length === 0 ? (
+          <p className="panel-message muted" role="status">
+            {t('app.loading')}
+          </p>
+        ) : listState.status === 'error' ? (
+          <p className="panel-message inline-error" role="alert">
+            {t('chat.threads.error')}
+          </p>
+        ) : threads.length === 0 ? (
+          <p className="panel-message muted">{t('chat.threads.empty')}</p>
+        ) : (
+          <ul className="thread-items">
+            {threads.map((thread) => (
+              <ThreadRow key={thread.id} thread={thread} onOpen={onOpen} />
+            ))}
+          </ul>
+        )}
+        {listState.hasNext ? (
+          <button
+            type="button"
+            className="button button-small thread-more"
+            disabled={listState.status === 'loading'}
+            onClick={() => void client.threads.loadMore().catch(() => undefined)}
+          >
+            {t('chat.threads.more')}
+          </button>
+        ) : null}
+      </aside>
+    </LayerScope>
   );
 }
 

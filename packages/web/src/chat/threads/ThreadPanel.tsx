@@ -2,12 +2,14 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { ChatClient } from '@caseroom/sdk';
 import { t } from '../../i18n/t';
 import { CloseIcon } from '../../ui/icons';
+import { LayerScope } from '../../ui/layers';
 import { recordingSender } from '../composer/sendRecording';
 import { Composer } from '../composer/Composer';
 import { MessageList } from '../list/MessageList';
 import { MessageListContext, type MessageListContextValue } from '../list/MessageListContext';
 import type { ThreadHandle } from '../sdkTypes';
 import { useStore } from '../useStore';
+import { usePanelLayer } from './usePanelLayer';
 
 interface ThreadPanelProps {
   client: ChatClient;
@@ -24,6 +26,7 @@ export function ThreadPanel({ client, thread, viewerId, onClose }: ThreadPanelPr
   const [jump, setJump] = useState<{ id: string; seq: number } | undefined>();
   const input = useRef<HTMLTextAreaElement>(null);
   const titleId = useId();
+  const layer = usePanelLayer(onClose);
   const capabilities = channelState.channel?.own_capabilities;
   const context = useMemo<MessageListContextValue>(
     () => ({
@@ -57,51 +60,53 @@ export function ThreadPanel({ client, thread, viewerId, onClose }: ThreadPanelPr
   }, [thread, newest]);
 
   return (
-    <aside className="side-panel thread-panel" aria-labelledby={titleId}>
-      <header className="side-panel-header">
-        <div>
-          <h2 id={titleId} className="side-panel-title">
-            {t('chat.thread.title')}
-          </h2>
-          <p className="muted side-panel-subtitle">
-            {replies === 1 ? t('chat.thread.oneReply') : t('chat.thread.replies', { count: replies })}
-          </p>
-        </div>
-        <button type="button" className="icon-button" aria-label={t('chat.thread.close')} onClick={onClose}>
-          <CloseIcon />
-        </button>
-      </header>
-      <MessageListContext.Provider value={context}>
-        <MessageList
-          key={thread.id}
+    <LayerScope layer={layer}>
+      <aside className="side-panel thread-panel" aria-labelledby={titleId}>
+        <header className="side-panel-header">
+          <div>
+            <h2 id={titleId} className="side-panel-title">
+              {t('chat.thread.title')}
+            </h2>
+            <p className="muted side-panel-subtitle">
+              {replies === 1 ? t('chat.thread.oneReply') : t('chat.thread.replies', { count: replies })}
+            </p>
+          </div>
+          <button type="button" className="icon-button" aria-label={t('chat.thread.close')} onClick={onClose}>
+            <CloseIcon />
+          </button>
+        </header>
+        <MessageListContext.Provider value={context}>
+          <MessageList
+            key={thread.id}
+            mode="thread"
+            messages={messages}
+            viewerId={viewerId}
+            loading={state.loading && state.replies.length === 0}
+            hasPrev={state.hasPrev}
+            hasNext={false}
+            loadingTop={state.loading && state.replies.length > 0}
+            loadingBottom={false}
+            onLoadPrev={() => void thread.loadPrev().catch(() => undefined)}
+            onLoadNext={() => undefined}
+            onJumpToLatest={async () => undefined}
+            unreadCount={0}
+            read={{}}
+            typing={typing}
+            onHighlight={setHighlightedId}
+            jump={jump}
+          />
+        </MessageListContext.Provider>
+        <Composer
+          composer={thread.composer}
           mode="thread"
-          messages={messages}
-          viewerId={viewerId}
-          loading={state.loading && state.replies.length === 0}
-          hasPrev={state.hasPrev}
-          hasNext={false}
-          loadingTop={state.loading && state.replies.length > 0}
-          loadingBottom={false}
-          onLoadPrev={() => void thread.loadPrev().catch(() => undefined)}
-          onLoadNext={() => undefined}
-          onJumpToLatest={async () => undefined}
-          unreadCount={0}
-          read={{}}
-          typing={typing}
-          onHighlight={setHighlightedId}
-          jump={jump}
+          inputRef={input}
+          autoFocus
+          voice={{
+            canUpload: capabilities?.includes('upload-file') ?? false,
+            onRecorded: recordingSender(thread.composer),
+          }}
         />
-      </MessageListContext.Provider>
-      <Composer
-        composer={thread.composer}
-        mode="thread"
-        inputRef={input}
-        autoFocus
-        voice={{
-          canUpload: capabilities?.includes('upload-file') ?? false,
-          onRecorded: recordingSender(thread.composer),
-        }}
-      />
-    </aside>
+      </aside>
+    </LayerScope>
   );
 }

@@ -82,7 +82,8 @@ async function openAdmin(page: Page): Promise<Locator> {
 async function openPlan(page: Page, name: string): Promise<void> {
   // By address: on phones the product pages replace the sidebar and its links.
   await page.goto('/app/caseplans');
-  await page.getByRole('link', { name }).first().click();
+  // The page's own link (the sidebar's chat of the same name may load first at 1280 px).
+  await page.getByRole('main').getByRole('link', { name, exact: true }).first().click();
   await page.getByRole('heading', { level: 1, name }).waitFor();
 }
 

@@ -61,7 +61,7 @@ describe('main screens at 1280 px and 375 px in real Chromium', () => {
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await capture(page, `caseplans-home-${name}`);
 
-      await page.getByRole('main').getByRole('link', { name: GROUP }).first().click();
+      await page.getByRole('main').getByRole('link', { name: GROUP, exact: true }).first().click();
       await page.getByRole('heading', { level: 1, name: GROUP }).waitFor();
       await capture(page, `caseplan-${name}`);
 
@@ -87,7 +87,7 @@ describe('main screens at 1280 px and 375 px in real Chromium', () => {
       await signIn(page, DEMO.chloe.email);
       await page.goto('/app/caseplans');
       await page.getByRole('heading', { level: 1 }).first().waitFor();
-      await page.getByRole('main').getByRole('link', { name: GROUP }).first().click();
+      await page.getByRole('main').getByRole('link', { name: GROUP, exact: true }).first().click();
       await page.getByRole('heading', { level: 1, name: GROUP }).waitFor();
       await capture(page, `client-caseplan-${name}`);
     });

@@ -2,6 +2,7 @@ export * from './constants.js';
 export * from './errors.js';
 export * from './input.js';
 export * from './product.js';
+export * from './product/overview.js';
 export * from './chat/models.js';
 export * from './chat/requests.js';
 export * from './chat/responses.js';

@@ -116,6 +116,7 @@ export {
 } from './search/sources.js';
 export { DeliveryReporter, type DeliveredMessage } from './read/delivery-reporter.js';
 export { readBy, readByNames, readByText, READ_BY_NAMES_MAX } from './read/read-by.js';
+export { UnreadTotal, type UnreadTotals } from './read/unread-total.js';
 export {
   ENGLISH_DATE_LABELS,
   formatDateSeparator,

@@ -123,6 +123,9 @@ export const RUNNERS: Record<string, Runner> = {
     schema: { type: 'object', properties: { note: { type: 'string' } } },
   })),
   'GET /api/caseplans?organization={id}': read(async (_s, w) => `/api/caseplans?organization=${w.orgA}`),
+  'GET /api/caseplans/overview?organization={id}': read(
+    async (_s, w) => `/api/caseplans/overview?organization=${w.orgA}`,
+  ),
   'caseplans-create': fn('caseplans-create', async (_s, w) => ({ organization: w.orgA, name: 'Created' })),
   'GET /api/caseplans/{id}': read(async (s, w) => `/api/caseplans/${(await plan(s, w)).id}`),
   'GET /api/caseplans/{id}/events': read(async (s, w) => `/api/caseplans/${(await plan(s, w)).id}/events`),

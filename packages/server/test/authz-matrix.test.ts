@@ -9,7 +9,10 @@ import { RUNNERS } from './authz-cases.js';
  * Reads that refuse outsiders with product-spec §8's 'User is not part of the organization' (403): they
  * answer exactly the same for an organization id that does not exist (checked below), so nothing leaks.
  */
-const SAME_ANSWER_FOR_UNKNOWN = new Set(['GET /api/caseplans?organization={id}']);
+const SAME_ANSWER_FOR_UNKNOWN = new Set([
+  'GET /api/caseplans?organization={id}',
+  'GET /api/caseplans/overview?organization={id}',
+]);
 
 /** Calls whose allowed answer is a list filtered for the caller: "allowed" means organization A showed. */
 const LISTS = new Set(['GET /api/organizations']);
@@ -68,6 +71,9 @@ describe('authorization matrix', () => {
     const real = await get(server, outsider, `/api/caseplans?organization=${world.orgA}`);
     const unknown = await get(server, outsider, '/api/caseplans?organization=no-such-org');
     expect(real).toEqual(unknown);
+    expect(await get(server, outsider, `/api/caseplans/overview?organization=${world.orgA}`)).toEqual(
+      await get(server, outsider, '/api/caseplans/overview?organization=no-such-org'),
+    );
     for (const path of ['members', 'audit', 'settings/caseplan-fields']) {
       const a = await get(server, outsider, `/api/organizations/${world.orgA}/${path}`);
       const b = await get(server, outsider, `/api/organizations/no-such-org/${path}`);

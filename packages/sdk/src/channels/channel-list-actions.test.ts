@@ -171,9 +171,9 @@ describe('channel list management: mute, hide, pin, archive', () => {
     );
   });
 
-  it('with trackUnreadTotals, new messages from others refresh the totals, muted channels left out', async () => {
+  it('new messages from others count in the totals, muted channels left out', async () => {
     const { server } = await setup();
-    const amy = await connectFakeClient(server, { id: 'amy' }, { trackUnreadTotals: true });
+    const amy = await connectFakeClient(server, { id: 'amy' });
     clients.push(amy);
     await amy.channel('messaging', 'c1').watch();
     await amy.channel('messaging', 'c2').watch();

@@ -10,6 +10,7 @@ import { received, type LocalMessage } from '../messages/local-message.js';
 import { applyMessageEvent } from '../messages/message-state.js';
 import {
   currentSet,
+  latestSet,
   mapMessages,
   upsertMessage,
   withLatestPage,
@@ -98,8 +99,18 @@ export function hydrate(
   limit = PAGE_SIZE,
 ): ChannelSnapshot {
   const pending = state.messages.filter((m) => m.status !== 'received');
+  // Messages held that committed after the server read this answer (a send acknowledged or a message.new that
+  // arrived while the query was in flight): the answer cannot know them, so they stay.
+  const readAt = answer.channel.last_seq;
+  const later =
+    typeof readAt === 'number'
+      ? (latestSet(state.messageSets)?.messages ?? []).filter(
+          (m) => m.status === 'received' && typeof m.seq === 'number' && m.seq > readAt,
+        )
+      : [];
   let sets = withLatestPage(state.messageSets, answer.messages.map(received), limit);
-  for (const m of pending) if (!answer.messages.some((a) => a.id === m.id)) sets = upsertMessage(sets, m);
+  for (const m of [...pending, ...later])
+    if (!answer.messages.some((a) => a.id === m.id)) sets = upsertMessage(sets, m);
   const read: Record<string, ReadState> = {};
   for (const r of answer.read) read[r.user.id] = r;
   const next: ChannelSnapshot = {
@@ -174,7 +185,7 @@ export function applyChannelEvent(
     case 'notification.mark_unread':
       return { ...state, unreadCount: event.unread_messages };
     case 'notification.mark_read':
-      return { ...state, unreadCount: 0 };
+      return { ...state, unreadCount: unreadAfter(state, state.read[me ?? '']?.last_read_message_id, me) };
     case 'channel.updated': {
       if (!event.channel || !state.channel) return state;
       // chat-spec §4: data merged, keeping hidden and own_capabilities.
@@ -236,7 +247,8 @@ export function applyChannelEvent(
       return {
         ...state,
         read: { ...state.read, [user.id]: read },
-        unreadCount: user.id === me ? 0 : state.unreadCount,
+        // A read up to a message the reader had (a throttled read sent later) leaves what came after it unread.
+        unreadCount: user.id === me ? unreadAfter(state, event.last_read_message_id, me) : state.unreadCount,
       };
     }
     case 'typing.start': {
@@ -273,6 +285,19 @@ export function withUpdatedUser(state: ChannelSnapshot, user: ChatUser): Channel
     };
   });
   return { ...withSets(state, sets), members, read };
+}
+
+/** Others' messages after `messageId` in the newest messages held (0 when it is not held: all read). */
+function unreadAfter(state: ChannelSnapshot, messageId: string | undefined, me: string | undefined): number {
+  const messages = state.messageSets.find((s) => s.isLatest)?.messages ?? state.messages;
+  const at = messageId ? messages.findIndex((m) => m.id === messageId) : -1;
+  if (at < 0) return 0;
+  let count = 0;
+  for (const m of messages.slice(at + 1)) {
+    const own = (m.user?.id ?? m.user_id) === me;
+    if (!own && !m.silent && m.type !== 'system' && m.status === 'received') count++;
+  }
+  return count;
 }
 
 function dropTyping(

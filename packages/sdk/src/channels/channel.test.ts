@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatClient } from '../client/chat-client.js';
+import { presentChannelState } from '../testing/fake-data.js';
 import { connectFakeClient, FakeChatServer } from '../testing/index.js';
 
 describe('ChatChannel paging and jumps', () => {
@@ -59,5 +60,39 @@ describe('ChatChannel paging and jumps', () => {
     expect(failed.error).toMatchObject({ status: 403, code: 17 });
     await channel.watch();
     expect(channel.state.getSnapshot().messages.at(-1)).toMatchObject({ id: failed.id, status: 'failed' });
+  });
+});
+
+describe('a query answer read before a message committed', () => {
+  let amy: ChatClient;
+  afterEach(async () => {
+    await amy.disconnectUser();
+  });
+
+  it('keeps the messages that committed after the answer was read, drops those the answer no longer has', async () => {
+    const server = new FakeChatServer();
+    const record = server.createChannel('messaging', 'race', { members: ['amy', 'bob'] }, 'amy');
+    server.sendMessage('messaging:race', 'bob', { id: 'm1', text: 'one' });
+    server.sendMessage('messaging:race', 'bob', { id: 'm2', text: 'two' });
+    amy = await connectFakeClient(server, { id: 'amy' });
+    const channel = amy.channel('messaging', 'race');
+    await channel.watch();
+    // An answer the server read before m3 committed, arriving after m3's message.new.
+    const stale = presentChannelState(record, record.messages.slice(), server.users, 'amy');
+    server.sendMessage('messaging:race', 'bob', { id: 'm3', text: 'three' });
+    for (let i = 0; i < 100 && channel.state.getSnapshot().messages.length < 3; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    channel.applyQueryAnswer(stale);
+    expect(channel.state.getSnapshot().messages.map((m) => m.id)).toEqual(['m1', 'm2', 'm3']);
+
+    // An answer read after m3 that no longer holds m2 (deleted meanwhile): m2 goes, m3 stays.
+    const fresh = presentChannelState(
+      record,
+      [record.messages[0]!, record.messages[2]!],
+      server.users,
+      'amy',
+    );
+    channel.applyQueryAnswer(fresh);
+    expect(channel.state.getSnapshot().messages.map((m) => m.id)).toEqual(['m1', 'm3']);
   });
 });

@@ -68,6 +68,8 @@ export class ChatChannel extends ChannelListActions {
   private watching: Promise<ChannelSnapshot> | undefined;
   private composerInstance: MessageComposer | undefined;
   private initialized = false;
+  /** The newest message when read marking was last asked for: the read sent (maybe throttled) goes that far. */
+  private readUpTo: string | undefined;
 
   constructor(
     ctx: ClientContext,
@@ -215,7 +217,14 @@ export class ChatChannel extends ChannelListActions {
   /** Marks the channel read, throttled to once per 1050 ms; paused after `markUnread`. */
   markRead(): void {
     if (!this.can('read-events')) return;
-    if (this.readMarker.request()) this.store.patch({ unreadCount: 0 });
+    // What the reader has now: a throttled read sent later reads no further (the reader may have left meanwhile).
+    const newest = latestSet(this.store.getSnapshot().messageSets)?.messages.findLast(
+      (m) => m.status === 'received',
+    );
+    if (this.readMarker.request()) {
+      this.readUpTo = newest?.id;
+      this.store.patch({ unreadCount: 0 });
+    }
   }
 
   /** Marks from `messageId` on as unread and pauses read marking until `resumeReadMarking()`. */
@@ -426,7 +435,7 @@ export class ChatChannel extends ChannelListActions {
 
   private async sendMarkRead(): Promise<void> {
     try {
-      await this.ctx.api.post(`${this.path()}/read`, {});
+      await this.ctx.api.post(`${this.path()}/read`, this.readUpTo ? { message_id: this.readUpTo } : {});
     } catch (error) {
       this.ctx.logger('warn', `mark read failed: ${toChatApiError(error).message}`, { cid: this.cid });
     }

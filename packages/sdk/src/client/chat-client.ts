@@ -6,13 +6,13 @@ import { Devices } from './devices.js';
 import { FileCache } from '../files/file-cache.js';
 import { MessageActions } from '../messages/message-actions.js';
 import { DeliveryReporter } from '../read/delivery-reporter.js';
+import { UnreadTotal, type UnreadTotals } from '../read/unread-total.js';
 import { ThreadManager } from '../threads/thread-manager.js';
 import { NOTICE_TEXTS, Notifications } from '../notifications/notifications.js';
 import { StateStore, type Store } from '../stores/store.js';
 import { ApiClient, type FetchLike } from '../transport/api-client.js';
 import type { XhrConstructor } from '../transport/multipart.js';
 import { getAppSettings } from '../transport/uploads.js';
-import { Debounce } from '../timing/debounce.js';
 import { silentLogger, type Logger } from '../transport/logger.js';
 import { LongPollSocket } from '../transport/long-poll.js';
 import {
@@ -26,7 +26,7 @@ import type { WebSocketConstructor } from '../transport/websocket.js';
 import { EventEmitter, type EventHandler } from './event-emitter.js';
 import { EventStream } from './event-stream.js';
 import { hookBrowserNetwork } from './browser-network.js';
-import { fetchUnreadTotals, withEventTotals } from './own-user.js';
+import { withOwnUpdate } from './own-user.js';
 import { Recovery } from './recovery.js';
 import { connectUrl } from './urls.js';
 
@@ -60,12 +60,6 @@ export interface ChatClientOptions {
    * no answer within 6 s or fails on the network (chat-spec §4, §9). Off by default.
    */
   longPollFallback?: boolean;
-  /**
-   * Keep `me.total_unread_count` / `unread_channels` current: new messages from others do not carry the totals,
-   * so `GET /unread` is asked 1 s after the last of a burst (and after every mute change). Off by default (a
-   * request per burst per client; a screen showing the totals turns it on).
-   */
-  trackUnreadTotals?: boolean;
 }
 
 export interface ConnectionSnapshot {
@@ -113,10 +107,10 @@ export class ChatClient {
   private userId: string | undefined;
   private lastEventAt: string | undefined;
   private readonly recovery: Recovery;
+  private readonly unreadTotal: UnreadTotal;
   /** Per-channel sequences: in-order events, gaps filled through `/sync` (client/event-stream). */
   readonly stream: EventStream;
   private removeBrowserHooks: (() => void) | undefined;
-  private readonly totalsRefresh = new Debounce<[]>(() => void this.refreshUnreadTotals(), 1000);
 
   constructor(private readonly options: ChatClientOptions) {
     this.logger = options.logger ?? silentLogger;
@@ -155,6 +149,12 @@ export class ChatClient {
       logger: this.logger,
       apply: (event) => this.dispatch(event),
     });
+    this.unreadTotal = new UnreadTotal({ api: this.api, logger: this.logger, userId: () => this.userId });
+    // `me` carries the same totals, for readers of the server's OwnUser shape.
+    this.unreadTotal.totals.subscribe(() => {
+      const me = this.meStore.getSnapshot();
+      if (me) this.meStore.set({ ...me, ...this.unreadTotal.totals.getSnapshot() });
+    });
     this.recovery = new Recovery({
       api: this.api,
       logger: this.logger,
@@ -163,7 +163,11 @@ export class ChatClient {
       lists: () => this.lists,
       activeChannel: () => this.activeStore.getSnapshot(),
       lastEventAt: () => this.lastEventAt,
-      recovered: () => this.emitLocal({ type: 'connection.recovered', online: true }),
+      recovered: () => {
+        // Channels the client does not hold had messages meanwhile: their counts come from the server again.
+        void this.unreadTotal.refresh();
+        this.emitLocal({ type: 'connection.recovered', online: true });
+      },
     });
   }
 
@@ -172,9 +176,17 @@ export class ChatClient {
     return this.connectionStore;
   }
 
-  /** The connected user with unread totals, from `health.check`. */
+  /** The connected user, from `health.check`; its unread totals follow {@link unread}. */
   get me(): Store<OwnUser | undefined> {
     return this.meStore;
+  }
+
+  /**
+   * The user's unread totals (messages and channels, muted channels left out), kept up by the client from its
+   * channels and the events (read/unread-total): for a tab title or an app badge.
+   */
+  get unread(): Store<UnreadTotals> {
+    return this.unreadTotal.totals;
   }
 
   /** The channel the user is looking at; recovery reloads it. */
@@ -203,11 +215,11 @@ export class ChatClient {
     this.threads.setActive(undefined);
     this.files.clear();
     this.delivery?.dispose();
-    this.totalsRefresh.cancel();
     for (const channel of this.channels.values()) channel.dispose();
     this.channels.clear();
     this.activeStore.set(undefined);
     this.meStore.set(undefined);
+    this.unreadTotal.reset();
     this.userId = undefined;
     this.lastEventAt = undefined;
     this.stream.reset();
@@ -229,6 +241,7 @@ export class ChatClient {
       if (!channel) {
         channel = new ChatChannel(this.context, type, id, data);
         this.channels.set(cid, channel);
+        this.unreadTotal.track(channel);
       }
       return channel;
     }
@@ -310,16 +323,8 @@ export class ChatClient {
 
   /** `GET /unread`: the user's unread totals (`me.total_unread_count`, `me.unread_channels`) fetched afresh. */
   async refreshUnreadTotals(): Promise<void> {
-    const totals = await fetchUnreadTotals(this.api, this.logger);
-    const me = this.meStore.getSnapshot();
-    if (me && totals) this.meStore.set({ ...me, ...totals });
-  }
-
-  /** A new message another user sent (it may have changed the unread totals). */
-  private fromOthers(event: ChatEvent): boolean {
-    if (event.type !== 'message.new' && event.type !== 'notification.message_new') return false;
-    const message = (event as { message?: Message }).message;
-    return (message?.user?.id ?? message?.user_id) !== this.userId;
+    // The per-channel counts of `client.unread` (read/unread-total), which `me` follows.
+    await this.unreadTotal.refresh();
   }
 
   /** @internal Routes one event: channel state, lists, then `on` listeners. */
@@ -333,15 +338,15 @@ export class ChatClient {
       this.lastEventAt = event.created_at;
     }
     const me = this.meStore.getSnapshot();
-    if (me) this.meStore.set(withEventTotals(me, event));
+    if (me && event.type === 'user.updated') this.meStore.set(withOwnUpdate(me, event.user));
     const cid = 'cid' in event && typeof event.cid === 'string' ? event.cid : undefined;
     if (cid) this.channels.get(cid)?.handleEvent(event);
+    this.unreadTotal.apply(event);
     // User data is shown in every channel: members, read state and message authors.
     if (event.type === 'user.updated' || event.type === 'notification.channel_mutes_updated')
       for (const channel of this.channels.values()) channel.handleEvent(event);
     // Muted channels leave the user's unread totals (chat-spec §7 mute): the event does not carry the new ones.
     if (!local && event.type === 'notification.channel_mutes_updated') void this.refreshUnreadTotals();
-    if (!local && this.options.trackUnreadTotals && this.fromOthers(event)) this.totalsRefresh.call();
     if (!local && event.type === 'message.new') this.reportDelivered(event.message);
     for (const handler of [...this.internal]) handler(event);
     if (!local) this.emitter.emit(event);
@@ -362,7 +367,9 @@ export class ChatClient {
       currentUser: () => this.meStore.getSnapshot(),
       streamLoaded: (cid, seq) => this.stream.loaded(cid, seq),
       registerChannel: (cid, channel) => {
-        if (!this.channels.has(cid)) this.channels.set(cid, channel as ChatChannel);
+        if (this.channels.has(cid)) return;
+        this.channels.set(cid, channel as ChatChannel);
+        this.unreadTotal.track(channel as ChatChannel);
       },
       emitLocal: (event) => this.emitter.emit(event),
       notify: (notice) => this.notifications.add(notice),
@@ -439,9 +446,14 @@ export class ChatClient {
 
   private handleHealthy(health: HealthCheck, user: UserToConnect, recovered: boolean): void {
     const previous = this.meStore.getSnapshot();
-    this.meStore.set(health.me ?? previous ?? { ...user, total_unread_count: 0, unread_channels: 0 });
+    const me = health.me ?? previous ?? { ...user, total_unread_count: 0, unread_channels: 0 };
+    // After a reconnect the client's own totals stand until the recovery fetched the counts again.
+    this.meStore.set(recovered ? { ...me, ...this.unreadTotal.totals.getSnapshot() } : me);
     this.lastEventAt ??= health.created_at;
-    if (!recovered) return;
+    if (!recovered) {
+      this.unreadTotal.start(health.me);
+      return;
+    }
     this.notifications.remove('connection');
     this.emitLocal({ type: 'connection.changed', online: true });
     void this.recover();

@@ -1,20 +1,15 @@
-import type { ChatEvent, OwnUser } from '@caseroom/protocol';
+import type { ChatUser, OwnUser } from '@caseroom/protocol';
 import type { ApiClient } from '../transport/api-client.js';
 import type { Logger } from '../transport/logger.js';
 
 /**
- * The own user after `event`: unread totals carried by events (`total_unread_count`, `unread_channels`)
- * and the user's own `user.updated`. Answers `me` itself when nothing changed.
+ * The own user after a `user.updated` carrying `user` (other users' updates leave it as it is). Unread totals are
+ * not taken from events: the client keeps them itself (read/unread-total), since a channel's `message.new` is
+ * framed once for all members and carries none.
  */
-export function withEventTotals(me: OwnUser, event: ChatEvent): OwnUser {
-  const totals = event as { total_unread_count?: unknown; unread_channels?: unknown };
-  let next = me;
-  if (typeof totals.total_unread_count === 'number' && totals.total_unread_count !== me.total_unread_count)
-    next = { ...next, total_unread_count: totals.total_unread_count };
-  if (typeof totals.unread_channels === 'number' && totals.unread_channels !== me.unread_channels)
-    next = { ...next, unread_channels: totals.unread_channels };
-  if (event.type === 'user.updated' && event.user.id === me.id) next = { ...next, ...event.user };
-  return next;
+export function withOwnUpdate(me: OwnUser, user: ChatUser): OwnUser {
+  if (user.id !== me.id) return me;
+  return { ...me, ...user, total_unread_count: me.total_unread_count, unread_channels: me.unread_channels };
 }
 
 /** The user's unread totals from `GET /unread` (muted channels left out by the server); undefined on failure. */

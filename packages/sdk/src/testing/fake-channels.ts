@@ -55,10 +55,14 @@ export function channelAction(
         host.emit(cid, event as unknown as ChatEvent);
         return { event };
       }
-      const last = record.messages[record.messages.length - 1];
+      // As the server: up to `message_id` when given (what the reader had), else the newest message.
+      const upTo =
+        typeof body.message_id === 'string' ? record.messages.findIndex((m) => m.id === body.message_id) : -1;
+      const last = upTo >= 0 ? record.messages[upTo] : record.messages[record.messages.length - 1];
+      const after = upTo >= 0 ? record.messages.slice(upTo + 1).filter((m) => m.user?.id !== userId) : [];
       record.read.set(userId, {
         last_read: at,
-        unread_messages: 0,
+        unread_messages: after.length,
         ...(last ? { last_read_message_id: last.id } : {}),
       });
       const event = {

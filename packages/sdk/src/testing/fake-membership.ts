@@ -32,7 +32,7 @@ export function isMutedBy(record: FakeChannelRecord, userId: string, now: string
 /**
  * The list-management routes as the server has them (chat-spec §7): `POST /channels/{type}/{id}/hide|show`,
  * `PATCH /channels/{type}/{id}/member/{userId}` (`pinned`, `archived`), `POST /moderation/mute/channel` and
- * `/unmute/channel`, and `GET /unread` (totals without muted channels). Undefined for other requests.
+ * `/unmute/channel` (`GET /unread` leaves muted channels out: fake-unread.ts). Undefined for other requests.
  */
 export function routeMembership(
   host: FakeMembershipHost,
@@ -74,7 +74,6 @@ export function routeMembership(
   ) {
     return mute(host, userId, body, request.path.includes('/mute/'));
   }
-  if (request.method === 'GET' && request.path === '/unread') return unreadTotals(host, userId);
   return undefined;
 }
 
@@ -120,25 +119,5 @@ function mute(host: FakeMembershipHost, userId: string, body: Record<string, unk
       ...(expires ? { expires } : {}),
     })),
     own_user: { id: userId, channel_mutes },
-  };
-}
-
-function unreadTotals(host: FakeMembershipHost, userId: string) {
-  const now = host.now();
-  const counted = [...host.channels.values()]
-    .filter((r) => r.members.includes(userId) && !isMutedBy(r, userId, now))
-    .map((r) => ({ record: r, read: r.read.get(userId) ?? { last_read: r.createdAt, unread_messages: 0 } }))
-    .filter(({ read }) => read.unread_messages > 0);
-  return {
-    total_unread_count: counted.reduce((sum, c) => sum + c.read.unread_messages, 0),
-    unread_channels: counted.length,
-    total_unread_threads_count: 0,
-    channels: counted.map(({ record, read }) => ({
-      channel_id: `${record.type}:${record.id}`,
-      unread_count: read.unread_messages,
-      last_read: read.last_read,
-    })),
-    channel_type: [],
-    threads: [],
   };
 }

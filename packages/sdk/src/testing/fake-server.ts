@@ -32,6 +32,7 @@ import { FakePollSession } from './fake-longpoll.js';
 import { routeMembership } from './fake-membership.js';
 import { checkUploadAnswer, routeUploads, type FakeUpload, type FakeUploadHost } from './fake-uploads.js';
 import { FakeWebSocket, type FakeConnection, type FakeSocketHost } from './fake-websocket.js';
+import { notifyMarkRead, unreadCounts, unreadTotals, type FakeUnreadHost } from './fake-unread.js';
 
 export interface FakeRequest {
   method: string;
@@ -66,7 +67,9 @@ class HttpError extends Error {
  * protocol as the real server is: every answer and every frame it sends is parsed with the protocol's schemas,
  * strictly (unknown keys fail, except custom data a test or client set), and drift fails the test.
  */
-export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMembershipHost, FakeUploadHost {
+export class FakeChatServer
+  implements FakeSocketHost, FakeMessageHost, FakeMembershipHost, FakeUploadHost, FakeUnreadHost
+{
   readonly baseUrl = 'http://fake.chat/chat';
   readonly apiKey = 'fake-key';
   readonly users = new Map<string, ChatUser>();
@@ -83,6 +86,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
   readonly replies = new Map<string, Message[]>();
   /** Uploaded files by id (`/chat/files/{id}/{name}`); deleted ones stay, marked. */
   readonly uploads = new Map<string, FakeUpload>();
+  /** Channels each user muted (user id -> cids): left out of their unread totals, as on the server. */
   /** What `GET /app` answers; the upload routes enforce it as the server does (size: code 22; type: code 4). */
   appSettings: AppSettings = { image_upload_config: {}, file_upload_config: {} };
   /** @internal see `holdUploads` */
@@ -334,8 +338,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     this.sockets.add(connection);
     const me: OwnUser = {
       ...(this.users.get(userId ?? '') ?? { id: userId ?? 'anon' }),
-      total_unread_count: 0,
-      unread_channels: 0,
+      ...unreadTotals(this, userId ?? ''),
     };
     const connectionId = connection.connectionId;
     this.send(connection, { type: 'health.check', connection_id: connectionId, me, created_at: this.now() });
@@ -497,6 +500,18 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     return { events, more: false, cursor: { channels, notifications: 0 } };
   }
 
+  /** As the server: a read or mark-unread tells the reader's connections, with their new totals. */
+  private notifyReadState(userId: string, cid: string, action = '', body: object, result: unknown): void {
+    const user = this.users.get(userId) ?? { id: userId };
+    if (action === 'read' && !('thread_id' in body)) notifyMarkRead(this, userId, cid, user);
+    if (action === 'unread') {
+      const event = (result as { event: ChatEvent & { total_unread_count: number; unread_channels: number } })
+        .event;
+      Object.assign(event, unreadTotals(this, userId));
+      this.emitToUser(userId, event);
+    }
+  }
+
   /** `GET /og`: a preview set in {@link linkPreviews}, else code 4 as the server answers a page without one. */
   private linkPreview(url: string): OgResponse {
     if (!linkPreviewUrl(url)) {
@@ -517,6 +532,7 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
     }
     if (request.method === 'POST' && request.path === '/sync') return this.sync(userId, body);
     if (request.method === 'GET' && request.path === '/og') return this.linkPreview(request.query.url ?? '');
+    if (request.method === 'GET' && request.path === '/unread') return unreadCounts(this, userId);
     const upload = await routeUploads(this, request.method, segments, request.query, request.form, userId);
     if (upload !== undefined) return upload;
     const extra = routeExtras(this, request, segments, body, userId);
@@ -529,7 +545,9 @@ export class FakeChatServer implements FakeSocketHost, FakeMessageHost, FakeMemb
         const members = ((body as QueryChannelRequest).data?.members ?? []).slice().sort();
         return queryChannel(this, userId, type, `!members-${members.join('-')}`, body as QueryChannelRequest);
       }
-      return channelAction(this, userId, type, idOrQuery, action ?? '', body);
+      const result = channelAction(this, userId, type, idOrQuery, action ?? '', body);
+      this.notifyReadState(userId, `${type}:${idOrQuery}`, action, body, result);
+      return result;
     }
     throw new HttpError(404, 16, `${request.method} ${request.path} does not exist`);
   }

@@ -131,9 +131,11 @@ export const PERMISSIONS = {
   },
   'caseplans.list': {
     scope: 'organization',
-    calls: ['GET /api/caseplans?organization={id}'],
+    calls: ['GET /api/caseplans?organization={id}', 'GET /api/caseplans/overview?organization={id}'],
     allow: ORG_PEOPLE,
-    note: 'Anyone in the organization may ask; the answer holds only the case plans they may read.',
+    note:
+      'Anyone in the organization may ask; the answer holds only the case plans they may read. The overview ' +
+      '(case-plan home) adds staff facts per plan only where `caseplans.stats` allows them.',
   },
   'caseplans.create': {
     scope: 'organization',

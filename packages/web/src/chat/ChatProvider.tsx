@@ -5,6 +5,7 @@ import { apiGet, callFunction, sessionToken } from '../api/http';
 import { session } from '../session/session';
 import { ChatContext, type ChatStatus } from './ChatContext';
 import { setEarlyWatch } from './earlyWatch';
+import { useUnreadTitle } from './useUnreadTitle';
 
 interface ChatUserInfo {
   id: string;
@@ -68,7 +69,6 @@ async function connectChat(
   const client = new ChatClient({
     apiKey: config.chatApiKey,
     baseUrl: config.chatBaseUrl,
-    trackUnreadTotals: true,
   });
   if (!created(client)) return client;
   let first = true;
@@ -202,5 +202,16 @@ export function ChatProvider({ user, children }: { user: ChatUserInfo; children:
     };
   }, [id, name, attempt]);
 
-  return <ChatContext.Provider value={state}>{children}</ChatContext.Provider>;
+  return (
+    <ChatContext.Provider value={state}>
+      {state.status === 'ready' ? <UnreadTitle client={state.client} /> : null}
+      {children}
+    </ChatContext.Provider>
+  );
+}
+
+/** The unread total in the tab title while the chat is connected. */
+function UnreadTitle({ client }: { client: ChatClient }) {
+  useUnreadTitle(client);
+  return null;
 }

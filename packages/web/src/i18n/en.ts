@@ -4,6 +4,8 @@
  */
 import { enAttachments } from './enAttachments';
 import { enCaseplanEdit } from './enCaseplanEdit';
+import { enHome } from './enHome';
+import { enScroll } from './enScroll';
 import { enOnboarding } from './enOnboarding';
 import { enChatList } from './enChatList';
 import { enPolicies } from './enPolicies';
@@ -11,9 +13,11 @@ import { enPolicies } from './enPolicies';
 export const en = {
   ...enAttachments,
   ...enCaseplanEdit,
+  ...enScroll,
   ...enOnboarding,
   ...enChatList,
   ...enPolicies,
+  ...enHome,
   'app.name': 'Caseroom',
   'app.loading': 'Loading…',
   'app.retry': 'Try again',

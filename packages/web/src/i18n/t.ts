@@ -5,6 +5,7 @@ import { nb } from './nb';
 import { nbChat } from './nbChat';
 import { nbDomain } from './nbDomain';
 import { nbOnboarding } from './nbOnboarding';
+import { nbScroll } from './nbScroll';
 
 export type { MessageKey };
 
@@ -39,7 +40,7 @@ export function detectLanguage(): Language {
 void i18next.use(initReactI18next).init({
   resources: {
     en: { translation: en },
-    nb: { translation: { ...nbDomain, ...nbChat, ...nbOnboarding, ...nb } },
+    nb: { translation: { ...nbDomain, ...nbChat, ...nbOnboarding, ...nbScroll, ...nb } },
   },
   lng: detectLanguage(),
   fallbackLng: 'en',

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import { t } from '../i18n/t';
+import { setScreenTitle } from './documentTitle';
 
-/** Sets the tab title to `<title> · Caseroom` (or just the product name) while mounted. */
+/** Sets the tab title to `<title> · Caseroom` (or just the product name) while mounted; see documentTitle. */
 export function useDocumentTitle(title?: string): void {
   useEffect(() => {
-    document.title = title ? `${title} · ${t('app.name')}` : t('app.name');
+    setScreenTitle(title);
   }, [title]);
 }

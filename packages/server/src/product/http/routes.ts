@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { ChatServerApi } from '../../chat/server-api.js';
 import type { Platform } from '../../platform/context.js';
+import { readCaseplanOverview } from '../caseplans/overview.js';
 import { listCaseplans, readCaseplan } from '../caseplans/reads.js';
 import type { CallableRegistry } from '../callables/registry.js';
 import { runCallable } from '../callables/run.js';
@@ -56,6 +57,13 @@ export async function productRoutes(http: FastifyInstance, opts: ProductRoutesOp
     const { uid } = await authenticate(req);
     const { organization } = CaseplansQuery.parse(req.query);
     return listCaseplans(db, uid, organization);
+  });
+
+  // The case-plan home: the same plans with what needs attention (a static path wins over `:id`).
+  http.get('/api/caseplans/overview', async (req) => {
+    const { uid } = await authenticate(req);
+    const { organization } = CaseplansQuery.parse(req.query);
+    return db.tx((q) => readCaseplanOverview(q, uid, organization));
   });
 
   http.get('/api/caseplans/:id', async (req) => {

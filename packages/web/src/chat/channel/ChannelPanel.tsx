@@ -10,9 +10,10 @@ import { Composer } from '../composer/Composer';
 import { useFileDrop } from '../composer/useFileDrop';
 import { ChannelHeader } from '../header/ChannelHeader';
 import { ChannelMenu } from '../header/ChannelMenu';
-import { MessageList } from '../list/MessageList';
+import { MessageList, UNREAD_KEY } from '../list/MessageList';
 import type { ListDirection } from '../list/listDirection';
 import { MessageListContext, type MessageListContextValue } from '../list/MessageListContext';
+import { useFollowSend } from '../list/useFollowSend';
 import { NotificationList } from '../notices/NotificationList';
 import type { ChatMessage } from '../sdkTypes';
 import { ChannelSearchButton } from '../search/ChannelSearchButton';
@@ -53,7 +54,7 @@ export const ChannelPanel = memo(function ChannelPanel({
   ...props
 }: ChannelPanelProps) {
   useTranslation(); // memoized: its texts follow a language change itself
-  const { channel, state, watchError, notFound, lastReadAtOpen } = useChannelWatch(
+  const { channel, state, watchError, notFound, lastReadAtOpen, unreadAtOpen, opening } = useChannelWatch(
     client,
     type,
     id,
@@ -72,6 +73,7 @@ export const ChannelPanel = memo(function ChannelPanel({
   const ownTitleId = useId();
   const titleId = props.titleId ?? ownTitleId;
   useMarkRead(channel, state, atBottom);
+  const sends = useFollowSend(channel, state, viewerId);
   // The thread list feeds the header's unread-thread count; it is kept up by events after this load.
   useEffect(() => {
     client.threads.load().catch(() => undefined);
@@ -178,11 +180,12 @@ export const ChannelPanel = memo(function ChannelPanel({
           ) : (
             <MessageListContext.Provider value={context}>
               <MessageList
-                key={state.channel ? 'ready' : 'loading'}
+                // Mounted once the opening position is known: react-virtuoso takes it only at mount.
+                key={state.channel && !opening ? 'ready' : 'loading'}
                 mode="main"
-                messages={state.messages}
+                messages={opening ? [] : state.messages}
                 viewerId={viewerId}
-                loading={state.loading || !state.channel}
+                loading={state.loading || !state.channel || opening}
                 hasPrev={state.hasPrev}
                 hasNext={state.hasNext}
                 loadingTop={state.loadState === 'loading-top'}
@@ -191,7 +194,16 @@ export const ChannelPanel = memo(function ChannelPanel({
                 onLoadNext={() => void channel.loadNext().catch(() => undefined)}
                 onJumpToLatest={() => channel.jumpToLatest().catch(() => undefined)}
                 lastReadMessageId={lastReadAtOpen}
-                unreadCount={state.unreadCount}
+                unreadCount={unreadAtOpen}
+                onJumpToUnread={() => {
+                  // The page around the last read message when the list moved away from it (chat-spec §4).
+                  if (!lastReadAtOpen) return;
+                  void channel
+                    .jumpToMessage(lastReadAtOpen)
+                    .then(() => setJump((j) => ({ id: UNREAD_KEY, seq: (j?.seq ?? 0) + 1 })))
+                    .catch(() => undefined);
+                }}
+                scrollToEnd={sends}
                 read={state.read}
                 typing={typing}
                 onAtBottomChange={setAtBottom}

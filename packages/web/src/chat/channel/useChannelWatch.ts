@@ -28,8 +28,17 @@ export function useChannelWatch(client: ChatClient, type: string, id: string, vi
     };
   }, [client, channel]);
   const state = useStore(channel.state);
-  const lastReadAtOpen = useLastReadAtOpen(state, viewerId);
-  return { channel, state, watchError, notFound, lastReadAtOpen };
+  const atOpen = useReadAtOpen(state, viewerId);
+  const opening = useOpenAtUnread(channel, atOpen);
+  return {
+    channel,
+    state,
+    watchError,
+    notFound,
+    lastReadAtOpen: atOpen.id,
+    unreadAtOpen: atOpen.unread,
+    opening,
+  };
 }
 
 /** A channel the viewer cannot have: missing (404, code 16) or not theirs / not theirs to create (403, code 17). */
@@ -37,16 +46,57 @@ function isNotFound(err: unknown): boolean {
   return err instanceof ChatApiError && (err.status === 404 || err.status === 403);
 }
 
-function useLastReadAtOpen(state: ChannelSnapshot, viewerId: string): string | undefined {
-  const captured = useRef<{ done: boolean; id?: string | undefined }>({ done: false });
+/**
+ * The viewer's read state when the channel opened: the last read message and how many were unread, from the first
+ * render with channel data (selecting the channel marks it read right after).
+ */
+function useReadAtOpen(
+  state: ChannelSnapshot,
+  viewerId: string,
+): { id?: string | undefined; unread: number } {
+  const captured = useRef<{ done: boolean; id?: string | undefined; unread: number }>({
+    done: false,
+    unread: 0,
+  });
   if (!captured.current.done && state.channel && !state.loading) {
     const read = state.read[viewerId];
+    // The larger: a list's answer may predate messages counted since; a local read may have zeroed the count.
+    const unread = Math.max(read?.unread_messages ?? 0, state.unreadCount);
     captured.current = {
       done: true,
-      id: state.unreadCount > 0 ? read?.last_read_message_id : undefined,
+      id: unread > 0 ? read?.last_read_message_id : undefined,
+      unread: unread > 0 ? unread : 0,
     };
   }
-  return captured.current.id;
+  return captured.current;
+}
+
+/**
+ * When the channel opened with unread messages, the list waits for the channel's watch (its answer makes the newest
+ * page current, whatever was held before) and then, when the last read message is not in that page (more unread
+ * than a page), for the page around it (issue 15: the chat opens at the first unread). True while that runs.
+ */
+function useOpenAtUnread(channel: ChannelHandle, atOpen: { id?: string | undefined }): boolean {
+  const lastRead = atOpen.id;
+  const [done, setDone] = useState(false);
+  useEffect(() => {
+    if (!lastRead) return;
+    let live = true;
+    channel
+      .watch()
+      .then(() => {
+        const held = channel.state.getSnapshot().messages.some((m) => m.id === lastRead);
+        return held ? undefined : channel.jumpToMessage(lastRead);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        if (live) setDone(true);
+      });
+    return () => {
+      live = false;
+    };
+  }, [channel, lastRead]);
+  return Boolean(lastRead) && !done;
 }
 
 /** Reads the newest messages while the reader is at the bottom of the latest set and the page is visible. */

@@ -15,6 +15,10 @@ import { TypingIndicator } from './TypingIndicator';
 export const HIGHLIGHT_MS = 1000;
 /** Far from zero so older pages can be put in front (react-virtuoso `firstItemIndex`). */
 const FIRST_INDEX = 1_000_000;
+/** The unread separator's row key (SDK `withSeparators`): a `jump` to it scrolls there. */
+export const UNREAD_KEY = 'unread';
+/** Pixels kept above the unread line when the list opens there: the unread notice floats over the list's top. */
+const UNREAD_NOTICE_SPACE = 56;
 
 export interface MessageListProps {
   mode: 'main' | 'thread';
@@ -32,7 +36,12 @@ export interface MessageListProps {
   onJumpToLatest: () => Promise<void>;
   /** The viewer's last read message when the list opened: the unread separator follows it. */
   lastReadMessageId?: string | undefined;
+  /** The viewer's unread messages when the list opened (the unread notice's count). */
   unreadCount: number;
+  /** Brings the page around the last read message when the separator is not in the list any more. */
+  onJumpToUnread?: (() => void) | undefined;
+  /** Bumped for each message the viewer sends: the list scrolls to its newest message. */
+  scrollToEnd?: number | undefined;
   read: Readonly<Record<string, ReadState>>;
   typing: readonly ChatUser[];
   onAtBottomChange?: (atBottom: boolean) => void;
@@ -55,23 +64,36 @@ export function MessageList(props: MessageListProps) {
   const direction = props.direction ?? 'bottom-to-top';
   const newestFirst = direction === 'top-to-bottom';
   const list = useRef<VirtuosoHandle>(null);
-  const [atBottom, setAtBottom] = useState(true);
+  // Opening at the unread line is not "at the newest" until react-virtuoso says so.
+  const [atBottom, setAtBottom] = useState(!props.lastReadMessageId);
+  const atNewest = useRef(atBottom);
   const [dismissed, setDismissed] = useState(false);
-  const [unreadVisible, setUnreadVisible] = useState(true);
   const [newWhileAway, setNewWhileAway] = useState(0);
-
+  const readToEnd = useReadToEnd(atBottom && !props.hasNext);
   const items = useMemo(
     () =>
       rowsInDirection(
         withSeparators(messages, {
-          ...(props.lastReadMessageId && !dismissed ? { lastReadMessageId: props.lastReadMessageId } : {}),
+          ...(props.lastReadMessageId ? { lastReadMessageId: props.lastReadMessageId } : {}),
           ownUserId: viewerId,
           labels: dateLabels(),
         }),
         direction,
       ),
-    [messages, props.lastReadMessageId, dismissed, viewerId, direction],
+    [messages, props.lastReadMessageId, viewerId, direction],
   );
+  // Rows added at the end are live messages only when the list already showed the newest ones; a newer page
+  // loaded below an older set (opened at the unread line) must not pull the list down to the newest.
+  // The last row of a page loaded that way is remembered: following is off while it is still the last row.
+  const shownLatest = useRef(!props.hasNext);
+  const pageEnd = useRef<string | undefined>(undefined);
+  const lastKey = items.at(-1)?.key;
+  if (!shownLatest.current) pageEnd.current = lastKey;
+  const followLive = lastKey !== pageEnd.current;
+  useEffect(() => {
+    shownLatest.current = !props.hasNext;
+  });
+
   const positions = useMemo(
     () =>
       groupPositions(messages, props.lastReadMessageId ? { lastReadMessageId: props.lastReadMessageId } : {}),
@@ -80,7 +102,6 @@ export function MessageList(props: MessageListProps) {
   const readByText = useReadBy(messages, props.read, viewerId, mode);
   const firstItemIndex = useFirstItemIndex(items);
   const unreadIndex = items.findIndex((i) => i.kind === 'unread');
-  const unreadCount = unreadIndex >= 0 ? (items[unreadIndex] as { unreadCount: number }).unreadCount : 0;
 
   // Count what arrives while the reader is away from the bottom.
   const lastId = messages.at(-1)?.id;
@@ -99,6 +120,18 @@ export function MessageList(props: MessageListProps) {
     },
     [items],
   );
+
+  // After a send: the newest message (the viewer's own) in view, then kept there while rows settle (status, read-by).
+  const { scrollToEnd } = props;
+  useEffect(() => {
+    if (!scrollToEnd || newestFirst) return;
+    setNewWhileAway(0);
+    atNewest.current = true;
+    const toEnd = () => list.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'auto' });
+    toEnd();
+    const frame = requestAnimationFrame(toEnd);
+    return () => cancelAnimationFrame(frame);
+  }, [scrollToEnd, newestFirst]);
 
   // Jumps: scroll to the message and highlight it for a second.
   const { jump, onHighlight } = props;
@@ -138,10 +171,13 @@ export function MessageList(props: MessageListProps) {
   const edge = <div className="list-edge" />;
   return (
     <div className="message-list-wrap">
-      {unreadCount > 0 && !dismissed && !unreadVisible ? (
+      {/* chat-spec §2: opened with unread messages, until dismissed or read to the newest (issue 15). */}
+      {props.unreadCount > 0 && !dismissed && !readToEnd ? (
         <UnreadNotice
-          count={unreadCount}
-          onJump={() => scrollToKey('unread')}
+          count={props.unreadCount}
+          onJump={() => {
+            if (!scrollToKey(UNREAD_KEY)) props.onJumpToUnread?.();
+          }}
           onDismiss={() => setDismissed(true)}
         />
       ) : null}
@@ -159,26 +195,29 @@ export function MessageList(props: MessageListProps) {
           initialTopMostItemIndex={{
             index: Math.max(0, initialIndex),
             align: unreadIndex >= 0 || newestFirst ? 'start' : 'end',
+            // The unread line opens below the unread notice, not under it.
+            ...(unreadIndex >= 0 && props.unreadCount > 0 ? { offset: -UNREAD_NOTICE_SPACE } : {}),
           }}
           computeItemKey={(_, item) => item.key}
           alignToBottom={!newestFirst}
           followOutput={(bottom) =>
-            !newestFirst && (bottom || isOwn(messages.at(-1), viewerId)) ? 'auto' : false
+            !newestFirst && followLive && (bottom || isOwn(messages.at(-1), viewerId)) ? 'auto' : false
           }
           atBottomThreshold={60}
           atTopThreshold={60}
           // "At the newest end": the bottom, or the top when the newest come first.
           {...{
-            [newestFirst ? 'atTopStateChange' : 'atBottomStateChange']: (atNewest: boolean) => {
-              setAtBottom(atNewest);
-              if (atNewest) setNewWhileAway(0);
-              props.onAtBottomChange?.(atNewest);
+            [newestFirst ? 'atTopStateChange' : 'atBottomStateChange']: (newest: boolean) => {
+              atNewest.current = newest;
+              setAtBottom(newest);
+              if (newest) setNewWhileAway(0);
+              props.onAtBottomChange?.(newest);
             },
           }}
-          rangeChanged={({ startIndex, endIndex }) => {
-            if (unreadIndex < 0) return;
-            const at = firstItemIndex + unreadIndex;
-            setUnreadVisible(at >= startIndex && at <= endIndex);
+          // A row at the bottom that grows (the sent message received, "Seen by" under it) stays in view.
+          totalListHeightChanged={() => {
+            if (atNewest.current && followLive && !newestFirst && !props.hasNext)
+              list.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'auto' });
           }}
           startReached={newestFirst ? loadNewer : loadOlder}
           endReached={newestFirst ? loadOlder : loadNewer}
@@ -251,6 +290,15 @@ function RowItem({
       {children}
     </div>
   );
+}
+
+/** True once `now` held: the reader was at the newest message of the latest set (so they read everything). */
+function useReadToEnd(now: boolean): boolean {
+  const [reached, setReached] = useState(now);
+  useEffect(() => {
+    if (now) setReached(true);
+  }, [now]);
+  return reached || now;
 }
 
 function isOwn(message: ChatMessage | undefined, viewerId: string): boolean {

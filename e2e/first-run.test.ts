@@ -176,28 +176,25 @@ describe('first run on an empty production install', () => {
     const addTeam = page.getByRole('form', { name: 'Add team' });
     await addTeam.getByLabel('Team name').fill('Care team');
     await addTeam.getByRole('button', { name: 'Add team' }).click();
-    await page.getByRole('listitem').filter({ hasText: 'Care team' }).first().waitFor(LIVE);
+    const team = page.getByRole('region', { name: 'Care team' });
+    await team.waitFor(LIVE);
+    // Roles are added in their team's card; people through "Add a person to a role" (issue 15, edited in place).
     const addRole = async (name: string, client: boolean) => {
-      const form = page.getByRole('form', { name: 'Add role' });
+      await team.getByRole('button', { name: 'Add a role to Care team' }).click();
+      const form = page.getByRole('form', { name: 'Add a role to Care team' });
       await form.getByLabel('Role name').fill(name);
-      if (client) await form.getByLabel('Client role').check();
+      if (client) await form.getByLabel('This role is for the client').check();
       await form.getByRole('button', { name: 'Add role' }).click();
-      await page
-        .getByRole('listitem')
-        .filter({ hasText: `${name} (Care team): vacant` })
-        .waitFor(LIVE);
+      await team.getByRole('listitem').filter({ hasText: name }).getByText('Vacant').waitFor(LIVE);
     };
     await addRole('Case worker', false);
     await addRole('Family', true);
     const addPerson = async (name: string, role: string) => {
-      const form = page.getByRole('form', { name: 'Add person' });
+      const form = page.getByRole('form', { name: 'Add a person to a role' });
       await form.getByLabel('Person', { exact: true }).selectOption({ label: name });
-      await form.getByLabel('Role', { exact: true }).selectOption({ label: role });
+      await form.getByLabel('Role', { exact: true }).selectOption({ label: `${role} — vacant` });
       await form.getByRole('button', { name: 'Add person' }).click();
-      await page
-        .getByRole('listitem')
-        .filter({ hasText: `${name} — ${role}` })
-        .waitFor(LIVE);
+      await team.getByRole('listitem').filter({ hasText: role }).getByText(name).waitFor(LIVE);
     };
     await addPerson('Cole Colleague', 'Case worker');
     await addPerson('Cleo Client', 'Family');

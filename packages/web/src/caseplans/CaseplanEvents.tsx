@@ -5,6 +5,7 @@ import { dates } from '../i18n/useDates';
 import { useSession } from '../session/useSession';
 import { EditEventForm } from './CaseplanEditForms';
 import { ActionForm, Field, LoadState, text } from './ui';
+import { useSaving } from './feedback';
 import { useLoad } from './useLoad';
 
 const RESPONSES = ['yes', 'no', 'maybe'] as const;
@@ -20,14 +21,17 @@ export function CaseplanEvents(props: {
   const events = useLoad<CaseplanEvent[]>(`/api/caseplans/${plan.id}/events`);
   const session = useSession();
   const me = session.status === 'signed-in' ? session.me.uid : null;
-  const onPlan = me !== null && plan.users[me]?.active === true;
+  // RSVP is for people on the plan: the plan's `participate` policy says so, decided by the server.
+  const onPlan = plan.policies.participate;
   return (
     <>
       <h2>{t('domain.caseplan.events')}</h2>
       <LoadState state={events} onRetry={events.reload}>
         {(list) =>
           list.length === 0 ? (
-            <p className="muted">{t('domain.caseplan.noEvents')}</p>
+            <p className="muted">
+              {canEdit && !plan.closed ? t('domain.events.noneEdit') : t('domain.caseplan.noEvents')}
+            </p>
           ) : (
             <ul className="domain-list">
               {list.map((event) => {
@@ -55,25 +59,7 @@ export function CaseplanEvents(props: {
                       <EditEventForm key={event.updated} plan={plan} event={event} onSaved={events.reload} />
                     ) : null}
                     {onPlan && !plan.closed ? (
-                      <div role="group" aria-label={t('domain.caseplan.rsvp', { title: event.title })}>
-                        {RESPONSES.map((response) => (
-                          <button
-                            key={response}
-                            type="button"
-                            className="button button-small"
-                            aria-pressed={me !== null && event.rsvp[me]?.response === response}
-                            onClick={() =>
-                              void callFunction('events-rsvp', {
-                                caseplanId: plan.id,
-                                eventId: event.id,
-                                response,
-                              }).then(events.reload)
-                            }
-                          >
-                            {t(`domain.caseplan.rsvp.${response}`)}
-                          </button>
-                        ))}
-                      </div>
+                      <RsvpButtons plan={plan} event={event} me={me} onDone={events.reload} />
                     ) : null}
                   </li>
                 );
@@ -86,6 +72,7 @@ export function CaseplanEvents(props: {
         <ActionForm
           label={t('domain.caseplan.addEvent')}
           submit={t('domain.caseplan.addEvent')}
+          success={t('domain.events.added')}
           onSubmit={async (form) => {
             await callFunction('events-create', {
               caseplanId: plan.id,
@@ -104,5 +91,34 @@ export function CaseplanEvents(props: {
         </ActionForm>
       )}
     </>
+  );
+}
+
+/** Yes / no / maybe for one event (`events-rsvp`): disabled while saving, the answer confirmed or refused. */
+function RsvpButtons(props: { plan: Caseplan; event: CaseplanEvent; me: string | null; onDone: () => void }) {
+  const { plan, event, me, onDone } = props;
+  const saving = useSaving();
+  const answer = async (response: (typeof RESPONSES)[number]) => {
+    const ok = await saving.run(
+      () => callFunction('events-rsvp', { caseplanId: plan.id, eventId: event.id, response }),
+      { success: t('domain.events.answered', { title: event.title }), toastError: true },
+    );
+    if (ok) onDone();
+  };
+  return (
+    <div role="group" aria-label={t('domain.caseplan.rsvp', { title: event.title })} aria-busy={saving.busy}>
+      {RESPONSES.map((response) => (
+        <button
+          key={response}
+          type="button"
+          className="button button-small"
+          disabled={saving.busy}
+          aria-pressed={me !== null && event.rsvp[me]?.response === response}
+          onClick={() => void answer(response)}
+        >
+          {t(`domain.caseplan.rsvp.${response}`)}
+        </button>
+      ))}
+    </div>
   );
 }

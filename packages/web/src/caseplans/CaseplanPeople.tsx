@@ -1,170 +1,235 @@
+import { useState } from 'react';
 import type { Caseplan, Contact } from '@caseroom/protocol';
 import { callFunction } from '../api/http';
 import { t } from '../i18n/t';
-import { EditRoleForm, RenameTeamForm } from './CaseplanEditForms';
+import { ConfirmRemove, initials } from './CaseplanRole';
+import { TeamCard } from './CaseplanTeam';
 import { ActionForm, Field, text } from './ui';
+import './caseplanEdit.css';
 
 interface Props {
   plan: Caseplan;
   contacts: Contact[];
   nameOf: (uid: string) => string;
   onChange: () => void;
-  /** Whether the viewer may edit the plan's people, teams and roles. */
+  /** Whether the viewer may edit the plan's people, teams and roles (the plan's `policies.edit`). */
   canEdit: boolean;
 }
 
-/** Teams, roles and the people in them, with the forms to add each (hidden when the plan is closed). */
+/**
+ * People, teams and roles of a case plan, edited in place: a card per team with its roles and who holds them,
+ * "Add a person" to seat someone in a role, "Add team" at the end; people without a role and people who left are
+ * listed after the teams. Read-only on a closed plan and for viewers who may not edit it.
+ */
 export function CaseplanPeople({ plan, contacts, nameOf, onChange, canEdit }: Props) {
   const teams = Object.values(plan.teams);
   const roles = Object.values(plan.roles);
-  const people = Object.entries(plan.users);
   const editable = !plan.closed && canEdit;
-  const run = async (name: string, data: unknown) => {
-    await callFunction(name, data);
-    onChange();
-  };
+  // Who may be seated: the people of the plan's organization.
+  const people = contacts.filter((c) => c.organizations.includes(plan.organization));
+  const teamIds = new Set(teams.map((team) => team.id));
+  const orphanRoles = roles.filter((role) => !role.team || !teamIds.has(role.team));
+  const entries = Object.entries(plan.users);
+  const withoutRole = entries.filter(([, e]) => e.active && (!e.role || !plan.roles[e.role]));
+  // People who left and are no longer among the viewer's contacts (a client's, say) would show as bare ids.
+  const left = entries.filter(([uid, e]) => !e.active && contacts.some((c) => c.id === uid));
   return (
-    <>
-      <h2>{t('domain.caseplan.people')}</h2>
-      {people.length === 0 ? (
-        <p className="muted">{t('domain.caseplan.noPeople')}</p>
-      ) : (
-        <ul className="domain-list">
-          {people.map(([uid, entry]) => (
-            <li key={uid}>
-              <strong>{nameOf(uid)}</strong>
-              {' — '}
-              {(entry.role && plan.roles[entry.role]?.name) ?? '—'}
-              {' · '}
-              {(entry.team && plan.teams[entry.team]?.name) ?? '—'}
-              {entry.roleData.client ? ` · ${t('domain.caseplan.client')}` : ''}
-              {entry.active ? null : ` ${t('domain.caseplan.inactive')}`}
-              {editable && entry.active ? (
-                <button
-                  type="button"
-                  className="button button-small"
-                  onClick={() => void run('caseplans-removeUser', { caseplanId: plan.id, userId: uid })}
-                >
-                  {t('domain.caseplan.remove', { name: nameOf(uid) })}
-                </button>
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
-      <h3>{t('domain.caseplan.teams')}</h3>
+    <section className="cp-people" aria-labelledby="cp-people-title">
+      <div className="cp-section-head">
+        <h2 id="cp-people-title">{t('domain.people.title')}</h2>
+        <p className="muted">
+          {t('domain.people.peopleCount', { count: plan.activeUsers.length })}
+          {' · '}
+          {t('domain.people.teamCount', { count: teams.length })}
+        </p>
+      </div>
+      {editable && roles.length > 0 ? (
+        <div className="cp-add">
+          <h3>{t('domain.people.addPerson')}</h3>
+          <AddPersonForm plan={plan} people={people} nameOf={nameOf} onChange={onChange} />
+        </div>
+      ) : null}
       {teams.length === 0 ? (
-        <p className="muted">{t('domain.caseplan.noTeams')}</p>
-      ) : (
-        <ul className="domain-list">
-          {teams.map((team) => (
-            <li key={team.id}>
-              {team.name}
-              {editable ? (
-                <RenameTeamForm key={team.name} plan={plan} team={team} onSaved={onChange} />
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
-      <h3>{t('domain.caseplan.roles')}</h3>
-      {roles.length === 0 ? (
-        <p className="muted">{t('domain.caseplan.noRoles')}</p>
-      ) : (
-        <ul className="domain-list">
-          {roles.map((role) => (
-            <li key={role.id}>
-              {role.name} ({(role.team && plan.teams[role.team]?.name) ?? '—'}):{' '}
-              {role.user ? nameOf(role.user) : t('domain.caseplan.vacant')}
-              {role.client ? ` · ${t('domain.caseplan.client')}` : ''}
-              {editable ? (
-                <EditRoleForm
-                  key={JSON.stringify([role.name, role.team, role.client, role.user])}
-                  plan={plan}
-                  role={role}
-                  nameOf={nameOf}
-                  onSaved={onChange}
-                />
-              ) : null}
-            </li>
-          ))}
-        </ul>
-      )}
+        <p className="cp-empty cp-empty-large">
+          {editable ? t('domain.people.noTeamsEdit') : t('domain.caseplan.noTeams')}
+        </p>
+      ) : null}
+      {teams.map((team) => (
+        <TeamCard
+          key={team.id}
+          plan={plan}
+          team={team}
+          roles={roles.filter((role) => role.team === team.id)}
+          people={people}
+          nameOf={nameOf}
+          editable={editable}
+          onChange={onChange}
+        />
+      ))}
+      {orphanRoles.length > 0 ? (
+        <TeamCard
+          plan={plan}
+          team={null}
+          roles={orphanRoles}
+          people={people}
+          nameOf={nameOf}
+          editable={editable}
+          onChange={onChange}
+        />
+      ) : null}
+      {withoutRole.length > 0 ? (
+        <PeopleList
+          title={t('domain.people.withoutRole')}
+          plan={plan}
+          uids={withoutRole.map(([uid]) => uid)}
+          nameOf={nameOf}
+          removable={editable}
+          onChange={onChange}
+        />
+      ) : null}
+      {left.length > 0 ? (
+        <PeopleList
+          title={t('domain.people.left')}
+          plan={plan}
+          uids={left.map(([uid]) => uid)}
+          nameOf={nameOf}
+          removable={false}
+          onChange={onChange}
+        />
+      ) : null}
       {editable ? (
-        <div className="domain-forms">
+        <div className="cp-add">
+          <h3>{t('domain.people.newTeam')}</h3>
           <ActionForm
             label={t('domain.caseplan.addTeam')}
             submit={t('domain.caseplan.addTeam')}
-            onSubmit={(form) => run('caseplans-addTeam', { caseplanId: plan.id, name: text(form, 'name') })}
+            success={t('domain.people.teamAdded')}
+            onSubmit={async (form) => {
+              await callFunction('caseplans-addTeam', { caseplanId: plan.id, name: text(form, 'name') });
+              onChange();
+            }}
           >
             <Field label={t('domain.caseplan.teamName')}>
-              <input name="name" required maxLength={200} />
+              <input name="name" required maxLength={200} placeholder={t('domain.people.teamPlaceholder')} />
             </Field>
           </ActionForm>
-          {teams.length > 0 ? (
-            <ActionForm
-              label={t('domain.caseplan.addRole')}
-              submit={t('domain.caseplan.addRole')}
-              onSubmit={(form) =>
-                run('caseplans-addRole', {
-                  caseplanId: plan.id,
-                  name: text(form, 'name'),
-                  teamId: text(form, 'team'),
-                  client: form.get('client') === 'on',
-                })
-              }
-            >
-              <Field label={t('domain.caseplan.roleName')}>
-                <input name="name" required maxLength={200} />
-              </Field>
-              <Field label={t('domain.caseplan.roleTeam')}>
-                <select name="team">
-                  {teams.map((team) => (
-                    <option key={team.id} value={team.id}>
-                      {team.name}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-              <Field label={t('domain.caseplan.roleClient')}>
-                <input type="checkbox" name="client" />
-              </Field>
-            </ActionForm>
-          ) : null}
-          {roles.length > 0 ? (
-            <ActionForm
-              label={t('domain.caseplan.addPerson')}
-              submit={t('domain.caseplan.addPerson')}
-              onSubmit={(form) =>
-                run('caseplans-addUser', {
-                  caseplanId: plan.id,
-                  roleId: text(form, 'role'),
-                  userId: text(form, 'user'),
-                })
-              }
-            >
-              <Field label={t('domain.caseplan.person')}>
-                <select name="user">
-                  {contacts.map((c) => (
-                    <option key={c.id} value={c.id}>
-                      {c.name}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-              <Field label={t('domain.caseplan.role')}>
-                <select name="role">
-                  {roles.map((role) => (
-                    <option key={role.id} value={role.id}>
-                      {role.name}
-                    </option>
-                  ))}
-                </select>
-              </Field>
-            </ActionForm>
-          ) : null}
         </div>
       ) : null}
-    </>
+    </section>
+  );
+}
+
+/** Seat a person in any role of the plan (`caseplans-addUser`); the server refuses a role someone else holds. */
+function AddPersonForm({
+  plan,
+  people,
+  nameOf,
+  onChange,
+}: {
+  plan: Caseplan;
+  people: Contact[];
+  nameOf: (uid: string) => string;
+  onChange: () => void;
+}) {
+  const roles = Object.values(plan.roles);
+  const onPlan = (id: string) => plan.users[id]?.active === true;
+  // People not on the plan yet first: they are the likely choice.
+  const sorted = [...people].sort((a, b) => Number(onPlan(a.id)) - Number(onPlan(b.id)));
+  return (
+    <ActionForm
+      label={t('domain.people.addPerson')}
+      submit={t('domain.caseplan.addPerson')}
+      success={t('domain.people.personAdded')}
+      onSubmit={async (form) => {
+        await callFunction('caseplans-addUser', {
+          caseplanId: plan.id,
+          roleId: text(form, 'role'),
+          userId: text(form, 'user'),
+        });
+        onChange();
+      }}
+    >
+      <Field label={t('domain.caseplan.person')}>
+        <select name="user" required defaultValue="">
+          <option value="" disabled>
+            {t('domain.edit.choose')}
+          </option>
+          {sorted.map((c) => (
+            <option key={c.id} value={c.id}>
+              {onPlan(c.id) ? t('domain.people.alreadyOn', { name: c.name }) : c.name}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label={t('domain.caseplan.role')}>
+        <select name="role" required defaultValue="">
+          <option value="" disabled>
+            {t('domain.edit.choose')}
+          </option>
+          {roles.map((role) => (
+            <option key={role.id} value={role.id}>
+              {role.user
+                ? t('domain.people.roleHeld', { role: role.name, name: nameOf(role.user) })
+                : t('domain.people.roleVacant', { role: role.name })}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </ActionForm>
+  );
+}
+
+/** People on the plan without a role, or who left it. */
+function PeopleList(props: {
+  title: string;
+  plan: Caseplan;
+  uids: string[];
+  nameOf: (uid: string) => string;
+  removable: boolean;
+  onChange: () => void;
+}) {
+  const { title, plan, uids, nameOf, removable, onChange } = props;
+  const [confirming, setConfirming] = useState<string | null>(null);
+  return (
+    <section className="cp-team cp-others" aria-label={title}>
+      <header className="cp-team-head">
+        <h3 className="cp-team-name">{title}</h3>
+      </header>
+      <ul className="cp-roles">
+        {uids.map((uid) => (
+          <li key={uid} className="cp-role">
+            <div className="cp-role-main">
+              <span className="cp-avatar" aria-hidden="true">
+                {initials(nameOf(uid))}
+              </span>
+              <div className="cp-role-text">
+                <span className="cp-role-name">{nameOf(uid)}</span>
+              </div>
+              {removable ? (
+                <div className="cp-role-actions">
+                  <button
+                    type="button"
+                    className="button button-small cp-danger-text"
+                    aria-label={t('domain.people.removePerson', { name: nameOf(uid) })}
+                    onClick={() => setConfirming(uid)}
+                  >
+                    {t('domain.people.remove')}
+                  </button>
+                </div>
+              ) : null}
+            </div>
+          </li>
+        ))}
+      </ul>
+      {confirming ? (
+        <ConfirmRemove
+          plan={plan}
+          userId={confirming}
+          name={nameOf(confirming)}
+          onDone={onChange}
+          onClose={() => setConfirming(null)}
+        />
+      ) : null}
+    </section>
   );
 }

@@ -1,7 +1,7 @@
 import { cloneElement, useId, useState, type FormEvent, type ReactElement, type ReactNode } from 'react';
 import './domain.css';
-import { ApiError } from '../api/http';
 import { t } from '../i18n/t';
+import { errorMessage, toastSaved } from './feedback';
 import type { Loaded } from './useLoad';
 
 /** Renders loading, error (with retry) and ready states of a {@link Loaded} value. */
@@ -35,18 +35,21 @@ export function LoadState<T>({
 }
 
 /**
- * A form that runs one action; shows "working" while it runs and the server's message when it fails.
- * `onSubmit` answers true to reset the form.
+ * A form that runs one action; shows "working" while it runs, `success` as a status toast when it worked and
+ * the server's message when it failed. `onSubmit` answers false to keep what was typed (edit forms).
  */
 export function ActionForm({
   label,
   submit,
   onSubmit,
+  success,
   children,
 }: {
   label: string;
   submit: string;
   onSubmit: (form: FormData) => Promise<boolean | void>;
+  /** Announced after a successful submit ("Team added"); absent: "Saved". */
+  success?: string;
   children: ReactNode;
 }) {
   const [busy, setBusy] = useState(false);
@@ -58,21 +61,22 @@ export function ActionForm({
     setError(null);
     try {
       if ((await onSubmit(new FormData(form))) !== false) form.reset();
+      toastSaved(success);
     } catch (err) {
-      setError(err instanceof ApiError ? (err.toast ?? err.message) : String(err));
+      setError(errorMessage(err));
     } finally {
       setBusy(false);
     }
   };
   return (
-    <form className="domain-form" aria-label={label} onSubmit={(e) => void handle(e)}>
+    <form className="domain-form" aria-label={label} aria-busy={busy} onSubmit={(e) => void handle(e)}>
       {children}
       <button type="submit" className="button button-small" disabled={busy}>
         {busy ? t('domain.working') : submit}
       </button>
       {error ? (
         <p role="alert" className="inline-error">
-          {error}
+          {t('domain.edit.refused', { message: error })}
         </p>
       ) : null}
     </form>

@@ -3,6 +3,7 @@
  * Served by i18next (see `t.ts`); other languages may leave keys out and fall back to these.
  */
 import { enAttachments } from './enAttachments';
+import { enCaseplanEdit } from './enCaseplanEdit';
 import { enHome } from './enHome';
 import { enScroll } from './enScroll';
 import { enOnboarding } from './enOnboarding';
@@ -12,6 +13,7 @@ import { enPolicies } from './enPolicies';
 
 export const en = {
   ...enAttachments,
+  ...enCaseplanEdit,
   ...enScroll,
   ...enOnboarding,
   ...enChatList,

@@ -1,9 +1,11 @@
 import type { MessageKey } from './en';
+import { nbCaseplanEdit } from './nbCaseplanEdit';
 import { nbHome } from './nbHome';
 import { nbPolicies } from './nbPolicies';
 
 /** Norsk bokmål for the product pages: case plans, the case-plan page, organization admin, the app shell. */
 export const nbDomain: Partial<Record<MessageKey, string>> = {
+  ...nbCaseplanEdit,
   ...nbPolicies,
   ...nbHome,
   'app.name': 'Caseroom',

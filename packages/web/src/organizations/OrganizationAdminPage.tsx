@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
-import type { AuditPage, Organization, SettingsDoc } from '@caseroom/protocol';
-import { callFunction } from '../api/http';
-import { ActionForm, Field, LoadState, text } from '../caseplans/ui';
+import type { AuditPage, Organization } from '@caseroom/protocol';
+import { Field, LoadState } from '../caseplans/ui';
 import { useLoad } from '../caseplans/useLoad';
 import { t } from '../i18n/t';
 import { dates } from '../i18n/useDates';
@@ -10,9 +9,8 @@ import { caseplanSession } from '../session/caseplanSession';
 import { useCaseplanSession } from '../session/useCaseplanSession';
 import { useSession } from '../session/useSession';
 import { CreateOrganization } from './CreateOrganization';
+import { FieldSchemas } from './fields/FieldsBuilder';
 import { OrganizationMembers } from './OrganizationMembers';
-
-const DOCS = ['caseplan-fields', 'client-fields'] as const;
 
 const typeKey = (type: string | undefined) =>
   type === 'client' || type === 'guest' || type === 'admin'
@@ -79,7 +77,7 @@ export function OrganizationAdminPage() {
               {org.policies.manage ? (
                 <>
                   <OrganizationMembers orgId={org.id} />
-                  {org.policies.writeSettings ? <Schemas orgId={org.id} /> : null}
+                  {org.policies.writeSettings ? <FieldSchemas orgId={org.id} /> : null}
                   {org.policies.audit ? <Audit orgId={org.id} /> : null}
                 </>
               ) : (
@@ -95,51 +93,6 @@ export function OrganizationAdminPage() {
       </LoadState>
       {mayCreate ? <CreateOrganization key={id ?? ''} onCreated={organizations.reload} /> : null}
     </section>
-  );
-}
-
-function Schemas({ orgId }: { orgId: string }) {
-  return (
-    <>
-      <h2>{t('domain.org.settings')}</h2>
-      {DOCS.map((doc) => (
-        <SchemaEditor key={doc} orgId={orgId} doc={doc} />
-      ))}
-    </>
-  );
-}
-
-function SchemaEditor({ orgId, doc }: { orgId: string; doc: (typeof DOCS)[number] }) {
-  const settings = useLoad<SettingsDoc>(`/api/organizations/${orgId}/settings/${doc}`);
-  return (
-    <LoadState state={settings} onRetry={settings.reload}>
-      {(data) => (
-        <ActionForm
-          label={t('domain.org.schema', { doc })}
-          submit={t('domain.org.saveSchema')}
-          onSubmit={async (form) => {
-            let schema: unknown;
-            try {
-              schema = JSON.parse(text(form, 'schema'));
-            } catch {
-              throw new Error(t('domain.org.badJson'));
-            }
-            await callFunction('settings-set', { organizationId: orgId, doc, schema });
-            settings.reload();
-            return false;
-          }}
-        >
-          <Field label={t('domain.org.schema', { doc })}>
-            <textarea
-              name="schema"
-              rows={6}
-              defaultValue={JSON.stringify(data.schema, null, 2)}
-              spellCheck={false}
-            />
-          </Field>
-        </ActionForm>
-      )}
-    </LoadState>
   );
 }
 

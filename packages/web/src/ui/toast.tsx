@@ -14,12 +14,13 @@ let nextId = 1;
 const listeners = new Set<() => void>();
 const emit = () => listeners.forEach((l) => l());
 
-/** Shows a toast for `ms` (5000 ms, as push toasts in product-spec §9). */
-export function showToast(text: string, kind: Toast['kind'] = 'error', ms = 5000): void {
+/** Shows a toast for `ms` (5000 ms, as push toasts in product-spec §9); answers its id (for {@link dismissToast}). */
+export function showToast(text: string, kind: Toast['kind'] = 'error', ms = 5000): number {
   const toast = { id: nextId++, text, kind };
   toasts = [...toasts, toast];
   emit();
   setTimeout(() => dismissToast(toast.id), ms);
+  return toast.id;
 }
 
 export function dismissToast(id: number): void {

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { Caseplan, Contact } from '@caseroom/protocol';
 import { callFunction } from '../api/http';
 import { t } from '../i18n/t';
-import { ConfirmRemove, initials } from './CaseplanRole';
+import { Avatar } from '../ui/Avatar';
+import { ConfirmRemove } from './CaseplanRole';
 import { TeamCard } from './CaseplanTeam';
 import { ActionForm, Field, text } from './ui';
 import './caseplanEdit.css';
@@ -82,6 +83,7 @@ export function CaseplanPeople({ plan, contacts, nameOf, onChange, canEdit }: Pr
           title={t('domain.people.withoutRole')}
           plan={plan}
           uids={withoutRole.map(([uid]) => uid)}
+          people={people}
           nameOf={nameOf}
           removable={editable}
           onChange={onChange}
@@ -92,6 +94,7 @@ export function CaseplanPeople({ plan, contacts, nameOf, onChange, canEdit }: Pr
           title={t('domain.people.left')}
           plan={plan}
           uids={left.map(([uid]) => uid)}
+          people={people}
           nameOf={nameOf}
           removable={false}
           onChange={onChange}
@@ -184,11 +187,12 @@ function PeopleList(props: {
   title: string;
   plan: Caseplan;
   uids: string[];
+  people: Contact[];
   nameOf: (uid: string) => string;
   removable: boolean;
   onChange: () => void;
 }) {
-  const { title, plan, uids, nameOf, removable, onChange } = props;
+  const { title, plan, uids, people, nameOf, removable, onChange } = props;
   const [confirming, setConfirming] = useState<string | null>(null);
   return (
     <section className="cp-team cp-others" aria-label={title}>
@@ -199,9 +203,7 @@ function PeopleList(props: {
         {uids.map((uid) => (
           <li key={uid} className="cp-role">
             <div className="cp-role-main">
-              <span className="cp-avatar" aria-hidden="true">
-                {initials(nameOf(uid))}
-              </span>
+              <Avatar name={nameOf(uid)} image={people.find((c) => c.id === uid)?.photo} size="small" />
               <div className="cp-role-text">
                 <span className="cp-role-name">{nameOf(uid)}</span>
               </div>

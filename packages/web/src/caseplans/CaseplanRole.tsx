@@ -2,16 +2,11 @@ import { useRef, useState } from 'react';
 import type { Caseplan, Contact, Role } from '@caseroom/protocol';
 import { callFunction } from '../api/http';
 import { t } from '../i18n/t';
+import { Avatar } from '../ui/Avatar';
 import { Modal } from '../ui/Modal';
 import { useSaving } from './feedback';
 import { InlineForm } from './InlineForm';
 import { Field, text } from './ui';
-
-/** Initials of a name for the small avatar beside a role ("Maria Lopez" -> "ML"). */
-export function initials(name: string): string {
-  const parts = name.trim().split(/\s+/).filter(Boolean);
-  return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? (parts.at(-1)?.[0] ?? '') : '')).toUpperCase() || '?';
-}
 
 /** Restores focus to a trigger after the editor it opened has closed (keyboard users keep their place). */
 function useReturnFocus() {
@@ -53,9 +48,13 @@ export function RoleRow({ plan, role, people, nameOf, editable, onChange }: Role
   return (
     <li className="cp-role">
       <div className="cp-role-main">
-        <span className={`cp-avatar ${holderName ? '' : 'cp-avatar-empty'}`} aria-hidden="true">
-          {holderName ? initials(holderName) : '–'}
-        </span>
+        {holderName ? (
+          <Avatar name={holderName} image={people.find((c) => c.id === holder)?.photo} size="small" />
+        ) : (
+          <span className="cp-avatar cp-avatar-empty" aria-hidden="true">
+            –
+          </span>
+        )}
         <div className="cp-role-text">
           <span className="cp-role-name">
             {role.name}

@@ -2,6 +2,7 @@ import type { FormEvent } from 'react';
 import type { Caseplan } from '@caseroom/protocol';
 import { callFunction } from '../api/http';
 import { t } from '../i18n/t';
+import { dates } from '../i18n/useDates';
 import { CustomFieldInput } from './CustomFieldInput';
 import { fieldOfError, inputKind, readFieldValue, type PropertySchema } from './customFields';
 import { useSaving } from './feedback';
@@ -91,10 +92,7 @@ function CustomFieldValues({ plan, properties }: { plan: Caseplan; properties: [
     const value = plan.custom[name];
     if (value === undefined || value === null || value === '') return '—';
     if (inputKind(prop) === 'boolean') return value === true ? t('domain.edit.yes') : t('domain.edit.no');
-    if (inputKind(prop) === 'date' && typeof value === 'string') {
-      const date = new Date(`${value}T00:00:00`);
-      return Number.isNaN(date.getTime()) ? value : date.toLocaleDateString();
-    }
+    if (inputKind(prop) === 'date' && typeof value === 'string') return dates().calendarDay(value) || value;
     return typeof value === 'object' ? JSON.stringify(value) : String(value);
   };
   return (

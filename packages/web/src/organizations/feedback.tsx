@@ -1,16 +1,13 @@
 import { useCallback, useState } from 'react';
-import { ApiError } from '../api/http';
+import { errorMessage } from '../caseplans/feedback';
 
 /** The outcome of the last action on a section: what was done, or the server's refusal. */
 export type Outcome = { kind: 'saved' | 'failed'; text: string } | null;
 
-/** The server's words for a refusal (its toast when it gave one). */
-export const refusal = (err: unknown): string =>
-  err instanceof ApiError ? (err.toast ?? err.message) : err instanceof Error ? err.message : String(err);
-
 /**
  * Runs an action and keeps its outcome for {@link Feedback}: every change on the organization page says
- * whether it was saved, or why not (issue 15).
+ * whether it was saved, or why not, in a line inside its section (the case-plan page toasts instead:
+ * caseplans/feedback.ts, whose `errorMessage` words the refusal for both).
  */
 export function useFeedback() {
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -21,7 +18,7 @@ export function useFeedback() {
     try {
       setOutcome({ kind: 'saved', text: await action() });
     } catch (err) {
-      setOutcome({ kind: 'failed', text: refusal(err) });
+      setOutcome({ kind: 'failed', text: errorMessage(err) });
     } finally {
       setBusy(false);
     }

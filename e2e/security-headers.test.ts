@@ -72,7 +72,10 @@ describe('Content-Security-Policy in Chromium', () => {
     await signIn(page, DEMO.maria.email);
     await page.getByRole('link', { name: 'Case plans' }).click();
     await page.getByRole('heading', { level: 1, name: 'Case plans' }).waitFor();
-    await page.locator('a[href^="/app/caseplans/"]', { hasText: 'Bennett family plan' }).click();
+    await page
+      .getByRole('list', { name: 'All case plans' })
+      .getByRole('link', { name: 'Bennett family plan' })
+      .click();
     await page.getByRole('heading', { level: 1, name: 'Bennett family plan' }).waitFor();
     await screenshot(page, 'csp-caseplan');
 

@@ -26,7 +26,6 @@ export const enOnboarding = {
   'onboarding.noOrg.check': 'Check again',
   'onboarding.noOrg.checking': 'Checking…',
   'onboarding.noOrg.still': 'No invitation for {email} yet.',
-  'onboarding.noOrg.signOut': 'Sign out',
   'onboarding.invite.title': 'You are invited to {organization}',
   'onboarding.invite.by': '{inviter} invited you to join {organization} on Caseroom.',
   'onboarding.invite.anonymous': 'You have been invited to join {organization} on Caseroom.',

@@ -28,7 +28,6 @@ export const nbOnboarding: Partial<Record<MessageKey, string>> = {
   'onboarding.noOrg.check': 'Sjekk igjen',
   'onboarding.noOrg.checking': 'Sjekker…',
   'onboarding.noOrg.still': 'Ingen invitasjon til {email} ennå.',
-  'onboarding.noOrg.signOut': 'Logg ut',
   'onboarding.invite.title': 'Du er invitert til {organization}',
   'onboarding.invite.by': '{inviter} har invitert deg til {organization} i Caseroom.',
   'onboarding.invite.anonymous': 'Du er invitert til {organization} i Caseroom.',

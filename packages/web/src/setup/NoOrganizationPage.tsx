@@ -51,7 +51,7 @@ export function NoOrganizationPage({ me, onLogout }: { me: MeResponse; onLogout:
             {checking ? t('onboarding.noOrg.checking') : t('onboarding.noOrg.check')}
           </button>
           <button type="button" className="button" onClick={() => void onLogout()}>
-            {t('onboarding.noOrg.signOut')}
+            {t('header.logout')}
           </button>
         </div>
       </section>

@@ -17,11 +17,16 @@ export function useChannelWatch(client: ChatClient, type: string, id: string, vi
   const [notFound, setNotFound] = useState(false);
   useEffect(() => {
     client.setActiveChannel(channel);
-    if (channel.cid) reportChatOpened(channel.cid);
-    (takeEarlyWatch(channel) ?? channel.watch()).catch((err: unknown) => {
-      setWatchError(err instanceof Error ? err.message : String(err));
-      setNotFound(isNotFound(err));
-    });
+    // A chat counts as opened (analytics) once the viewer may see it: after the watch answered.
+    (takeEarlyWatch(channel) ?? channel.watch()).then(
+      () => {
+        if (channel.cid) reportChatOpened(channel.cid);
+      },
+      (err: unknown) => {
+        setWatchError(err instanceof Error ? err.message : String(err));
+        setNotFound(isNotFound(err));
+      },
+    );
     return () => {
       client.threads.setActive(undefined);
       if (client.activeChannel.getSnapshot() === channel) client.setActiveChannel(undefined);

@@ -70,10 +70,13 @@ function AppShell({ me }: { me: MeResponse }) {
 
   // Signed in but in no organization (and not a super-admin who could create one): an empty app with forms
   // that fail helps nobody; the person needs an invitation (issue 15).
+  // Their own profile (name, language, photo) stays theirs to open.
+  const atProfile = useMatch('/app/profile') !== null;
   if (
     caseplans.status === 'ready' &&
     caseplans.session.organizations.length === 0 &&
-    !me.policies.createOrganization
+    !me.policies.createOrganization &&
+    !atProfile
   ) {
     return <NoOrganizationPage me={me} onLogout={logout} />;
   }

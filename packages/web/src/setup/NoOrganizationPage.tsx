@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import type { MeResponse } from '@caseroom/protocol';
+import { VerifyNotice } from '../auth/VerifyNotice';
+import { Toaster } from '../ui/toast';
 import { t } from '../i18n/t';
 import { caseplanSession } from '../session/caseplanSession';
 import { useDocumentTitle } from '../ui/useDocumentTitle';
@@ -36,6 +38,9 @@ export function NoOrganizationPage({ me, onLogout }: { me: MeResponse; onLogout:
         <p>{t('onboarding.noOrg.body', { email })}</p>
         <p>{t('onboarding.noOrg.next')}</p>
         {me.emailVerified ? null : <p className="muted">{t('onboarding.noOrg.verify')}</p>}
+        {/* An invite is claimed for a confirmed address: the same notice as in the app, to send the link again. */}
+        <VerifyNotice me={me} />
+        <Toaster />
         {checked ? (
           <p className="login-notice" role="status">
             {t('onboarding.noOrg.still', { email })}

@@ -23,6 +23,7 @@ export const enOnboarding = {
     'You get an e-mail with a link. Open it, or come back here and check again, and you are in.',
   'onboarding.noOrg.verify':
     'Confirm your e-mail address too (we sent you a link): an invitation reaches you once the address is confirmed, or through the link in the invitation mail.',
+  'onboarding.noOrg.signedInAs': 'Signed in as',
   'onboarding.noOrg.check': 'Check again',
   'onboarding.noOrg.checking': 'Checking…',
   'onboarding.noOrg.still': 'No invitation for {email} yet.',

@@ -25,6 +25,7 @@ export const nbOnboarding: Partial<Record<MessageKey, string>> = {
     'Du får en e-post med en lenke. Åpne den, eller kom tilbake hit og sjekk igjen, så er du med.',
   'onboarding.noOrg.verify':
     'Bekreft også e-postadressen din (vi har sendt deg en lenke): en invitasjon når deg når adressen er bekreftet, eller gjennom lenken i invitasjonsposten.',
+  'onboarding.noOrg.signedInAs': 'Logget inn som',
   'onboarding.noOrg.check': 'Sjekk igjen',
   'onboarding.noOrg.checking': 'Sjekker…',
   'onboarding.noOrg.still': 'Ingen invitasjon til {email} ennå.',

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import type { MeResponse } from '@caseroom/protocol';
 import { VerifyNotice } from '../auth/VerifyNotice';
 import { Toaster } from '../ui/toast';
@@ -35,6 +36,12 @@ export function NoOrganizationPage({ me, onLogout }: { me: MeResponse; onLogout:
         <h1 id="no-org-title" className="login-title">
           {t('onboarding.noOrg.title')}
         </h1>
+        <p>
+          {t('onboarding.noOrg.signedInAs')}{' '}
+          <Link to="/app/profile" title={t('header.profile', { name: me.user.name?.trim() || email })}>
+            {me.user.name?.trim() || email}
+          </Link>
+        </p>
         <p>{t('onboarding.noOrg.body', { email })}</p>
         <p>{t('onboarding.noOrg.next')}</p>
         {me.emailVerified ? null : <p className="muted">{t('onboarding.noOrg.verify')}</p>}

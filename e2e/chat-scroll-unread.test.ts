@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seriousA11yViolations } from './support/axe.js';
 import { launchBrowser, openUserPage, pageProblems, screenshot, type UserPage } from './support/browser.js';
 import { composer, DEMO, openChannel, signIn } from './support/caseroom.js';
-import { chatApiAs } from './support/chatApi.js';
+import { chatAs } from './support/chat-api.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 /** The seeded group chat of the first case plan (all five demo users), and chloe's one-to-one chat with maria. */
@@ -103,7 +103,7 @@ describe('message list: unread line, unread notice, scroll after send, unread co
     it(`${name}: opens at the first of 40 unread with the separator and the notice; the sent message is in view`, async () => {
       const token = crypto.randomUUID().slice(0, 6);
       // Different senders per width: each stays far below the send rate limit.
-      const sender = await chatApiAs(server.url, name === 'desktop' ? DEMO.maria.email : DEMO.admin.email);
+      const sender = await chatAs(server.url, name === 'desktop' ? DEMO.maria.email : DEMO.admin.email);
       const chloe = await user(DEMO.chloe.email, viewport);
       const { page } = chloe;
       // Reading the chat first gives chloe a last read message; then she leaves it.
@@ -164,7 +164,7 @@ describe('message list: unread line, unread notice, scroll after send, unread co
     await openAndRead(chloe.page, GROUP);
     const cid = cidOf(chloe.page);
     await leaveChat(chloe.page);
-    const admin = await chatApiAs(server.url, DEMO.admin.email);
+    const admin = await chatAs(server.url, DEMO.admin.email);
     // Two unread: chloe opens the chat at the bottom with the separator on screen.
     await admin.send(cid, `Before ${token} 1`);
     await admin.send(cid, `Before ${token} 2`);
@@ -202,7 +202,7 @@ describe('message list: unread line, unread notice, scroll after send, unread co
       await openChannel(page, GROUP);
       expect(await page.title()).not.toMatch(/^\(\d+\)/);
 
-      const maria = await chatApiAs(server.url, DEMO.maria.email);
+      const maria = await chatAs(server.url, DEMO.maria.email);
       for (let i = 1; i <= 3; i++) await maria.send(direct, `Title ${token} ${i}`);
       await expect.poll(() => page.title(), LIVE).toMatch(/^\(3\) /);
       await screenshot(page, `chat-scroll-title-${name}`);

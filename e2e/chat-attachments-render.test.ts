@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatAs } from './support/chat-api.js';
 import { seriousA11yViolations } from './support/axe.js';
 import { launchBrowser, openUserPage, pageProblems, screenshot, type UserPage } from './support/browser.js';
-import { DEMO, DEMO_PASSWORD, openChannel, signIn } from './support/caseroom.js';
+import { DEMO, openChannel, signIn } from './support/caseroom.js';
 import { startServer, type RunningServer } from './support/server.js';
 
 /**
@@ -81,45 +82,6 @@ function makeMedia(dir: string) {
   };
 }
 
-/** A chat API caller acting as a demo user: signs in, gets a chat token from `chat-getToken`. */
-async function chatAs(baseUrl: string, email: string) {
-  const signedIn = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: baseUrl },
-    body: JSON.stringify({ email, password: DEMO_PASSWORD }),
-  });
-  const session = (await signedIn.json()) as { token?: string };
-  const bearer = session.token ?? signedIn.headers.get('set-auth-token') ?? '';
-  const headers = { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', origin: baseUrl };
-  const me = (await (await fetch(`${baseUrl}/api/me`, { headers })).json()) as { uid: string };
-  const tokenAnswer = (await (
-    await fetch(`${baseUrl}/api/functions/chat-getToken`, { method: 'POST', headers, body: '{"data":{}}' })
-  ).json()) as { result: string | { token: string } };
-  const token = typeof tokenAnswer.result === 'string' ? tokenAnswer.result : tokenAnswer.result.token;
-  const config = (await (await fetch(`${baseUrl}/api/config`)).json()) as { chatApiKey: string };
-  const query = new URLSearchParams({ api_key: config.chatApiKey, user_id: me.uid });
-  const call = async (method: string, path: string, body?: unknown) => {
-    const answer = await fetch(`${baseUrl}/chat${path}?${query}`, {
-      method,
-      headers: {
-        authorization: token,
-        'auth-type': 'jwt',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
-    return (await answer.json()) as { message: { id: string } };
-  };
-  return {
-    send: async (cid: string, message: Record<string, unknown>): Promise<{ id: string }> => {
-      const [type, id] = cid.split(':') as [string, string];
-      return (await call('POST', `/channels/${type}/${id}/message`, { message })).message;
-    },
-    remove: (id: string) => call('DELETE', `/messages/${id}`),
-  };
-}
-
 function cidOf(page: Page): string {
   const [, , , type, id] = new URL(page.url()).pathname.split('/');
   return `${decodeURIComponent(type ?? '')}:${decodeURIComponent(id ?? '')}`;
@@ -187,7 +149,7 @@ describe('attachments in messages (issue 14) in real Chromium', () => {
     await openChannel(page, GROUP);
     const cid = cidOf(page);
     const noah = await chatAs(server.url, DEMO.noah.email);
-    const send = noah.send;
+    const send = noah.sendMessage;
     removeAsNoah = noah.remove;
     const [one, ...rest] = media.photos;
     ids.photo = (

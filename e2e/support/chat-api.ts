@@ -20,18 +20,30 @@ export async function chatAs(baseUrl: string, email: string) {
   const token = typeof tokenAnswer.result === 'string' ? tokenAnswer.result : tokenAnswer.result.token;
   const config = (await (await fetch(`${baseUrl}/api/config`)).json()) as { chatApiKey: string };
   const query = new URLSearchParams({ api_key: config.chatApiKey, user_id: me.uid });
+  const call = async (method: string, path: string, body?: unknown) => {
+    const answer = await fetch(`${baseUrl}/chat${path}?${query}`, {
+      method,
+      headers: {
+        authorization: token,
+        'auth-type': 'jwt',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
+    return (await answer.json()) as { message: { id: string } };
+  };
+  const sendMessage = async (cid: string, message: Record<string, unknown>): Promise<{ id: string }> => {
+    const [type = '', id = ''] = cid.split(':');
+    return (await call('POST', `/channels/${type}/${id}/message`, { message })).message;
+  };
   return {
     uid: me.uid,
     /** Sends `text` to channel `cid` as this user. */
-    async send(cid: string, text: string): Promise<{ id: string }> {
-      const [type = '', id = ''] = cid.split(':');
-      const answer = await fetch(`${baseUrl}/chat/channels/${type}/${id}/message?${query}`, {
-        method: 'POST',
-        headers: { authorization: token, 'auth-type': 'jwt', 'content-type': 'application/json' },
-        body: JSON.stringify({ message: { text } }),
-      });
-      if (!answer.ok) throw new Error(`send to ${cid}: ${answer.status} ${await answer.text()}`);
-      return ((await answer.json()) as { message: { id: string } }).message;
-    },
+    send: (cid: string, text: string) => sendMessage(cid, { text }),
+    /** Sends a whole message (attachments, mentions...) to channel `cid` as this user. */
+    sendMessage,
+    /** Deletes a message as this user. */
+    remove: (id: string) => call('DELETE', `/messages/${id}`),
   };
 }
